@@ -1,0 +1,186 @@
+"""`spacy_coref.S2ECoref.v1`: token vectors from any tok2vec (a `spacy-transformers` listener, a
+CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e head with Entity Equalization."""
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional, Tuple
+
+import torch
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
+from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
+
+from ..errors import Errors
+from .candidates import CandidateSource, doc_candidates
+from .torch.s2e import DocScores, S2ECorefHead
+
+InT = List[Doc]
+
+
+@dataclass
+class CorefScores:
+    """The model's output for one doc (arrays of the model's ops)."""
+
+    candidates: Ints2d  # [C, 2] (start, end) token offsets, end exclusive
+    mention_scores: Floats1d  # [C]
+    kept: Ints1d  # [M] indices into candidates, document order
+    antecedents: Ints2d  # [M, K] indices into kept
+    scores: Floats2d  # [M, 1 + K] null antecedent at NULL_COLUMN
+
+
+OutT = List[CorefScores]
+# The gradient of the loss for one doc: (d_scores [M, 1 + K], d_mention_scores [C]).
+GradT = List[Tuple[Floats2d, Floats1d]]
+
+
+@registry.architectures("spacy_coref.S2ECoref.v1")
+def build_s2e_coref(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    hidden_width: int = 256,
+    dropout: float = 0.3,
+    top_lambda: float = 0.4,
+    max_antecedents: int = 50,
+    antecedent_window: int = 500,
+    entity_equalization: bool = True,
+    ee_chunk: int = 1024,
+    candidates: CandidateSource = "rules",
+    candidates_key: str = "coref_mentions",
+    max_span_width: int = 10,
+    mixed_precision: bool = False,
+) -> Model[InT, OutT]:
+    """The s2e coreference model.
+
+    tok2vec (Model): token vectors for each doc; its output width is read at initialization.
+    hidden_width (int): width of the start/end projections m_s, m_e, a_s, a_e.
+    dropout (float): dropout on the token vectors.
+    top_lambda (float): keep the top lambda * T candidates by mention score.
+    max_antecedents (int): K, the candidate antecedents kept per mention.
+    antecedent_window (int): how many earlier mentions are scored as antecedents.
+    entity_equalization (bool): refine mention representations with Entity Equalization.
+    ee_chunk (int): Entity Equalization works on chunks of at most this many mentions.
+    candidates (str): "rules" (doc.spans[candidates_key]), "spans" (all spans up to
+        max_span_width) or "both".
+    mixed_precision (bool): fp16/bf16 autocast for the head on GPU.
+    RETURNS (Model): docs -> List[CorefScores].
+    """
+    head_cfg = dict(
+        hidden=hidden_width,
+        dropout=dropout,
+        top_lambda=top_lambda,
+        max_antecedents=max_antecedents,
+        antecedent_window=antecedent_window,
+        entity_equalization=entity_equalization,
+        ee_chunk=ee_chunk,
+    )
+    return Model(
+        "s2e_coref",
+        forward,
+        init=init,
+        layers=[tok2vec],
+        refs={"tok2vec": tok2vec},
+        dims={"nI": None},
+        attrs={
+            "head_cfg": head_cfg,
+            "mixed_precision": mixed_precision,
+            "candidates": dict(source=candidates, key=candidates_key, max_width=max_span_width),
+        },
+    )
+
+
+def ensure_head(model: Model, n_in: int) -> None:
+    """Build the torch head once the input width is known (at initialization, or from the
+    pipe's cfg before weights are loaded)."""
+    if model.has_ref("head"):
+        return
+    module = S2ECorefHead(n_in, **model.attrs["head_cfg"])
+    head = PyTorchWrapper_v2(
+        module,
+        convert_inputs=_convert_inputs,
+        convert_outputs=_convert_outputs,
+        mixed_precision=model.attrs["mixed_precision"],
+    )
+    model.layers.append(head)
+    model.set_ref("head", head)
+    model.set_dim("nI", n_in)
+
+
+def init(model: Model, X: Optional[InT] = None, Y: Any = None) -> Model:
+    tok2vec = model.get_ref("tok2vec")
+    if X is not None:
+        tok2vec.initialize(X=X)
+    if tok2vec.has_dim("nO"):
+        n_in = tok2vec.get_dim("nO")
+    elif X is not None:
+        # e.g. a CNN chain without a declared width: infer it from a forward pass
+        n_in = tok2vec.predict(X)[0].shape[1]
+    else:
+        raise ValueError(Errors.CE100.format(layer=tok2vec.name))
+    ensure_head(model, n_in)
+    return model
+
+
+def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
+    if not model.has_ref("head"):
+        raise ValueError(Errors.CE101)
+    vectors, backprop_tok2vec = model.get_ref("tok2vec")(docs, is_train)
+    candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
+    outputs, backprop_head = model.get_ref("head")((vectors, candidates), is_train)
+    ops = model.ops
+    scores = [
+        CorefScores(ops.asarray2i(cands), *out) for cands, out in zip(candidates, outputs)
+    ]
+
+    def backprop(d_scores: GradT) -> List[Floats2d]:
+        return backprop_tok2vec(backprop_head(d_scores))
+
+    return scores, backprop
+
+
+def _convert_inputs(
+    model: Model, X: Tuple[List[Floats2d], List[Ints2d]], is_train: bool
+) -> Tuple[ArgsKwargs, Callable[[ArgsKwargs], List[Floats2d]]]:
+    vectors, candidates = X
+    device = model.shims[0].device
+    vecs = [xp2torch(v, requires_grad=is_train, device=device) for v in vectors]
+    cands = [torch.as_tensor(c, dtype=torch.long, device=device) for c in candidates]
+    starts = [c[:, 0] for c in cands]  # [C] each
+    ends = [c[:, 1] - 1 for c in cands]  # [C] each, inclusive
+
+    def reverse(d_inputs: ArgsKwargs) -> List[Floats2d]:
+        grads = d_inputs.args[0]
+        return [
+            model.ops.alloc2f(*v.shape) if g is None else torch2xp(g)
+            for v, g in zip(vectors, grads)
+        ]
+
+    return ArgsKwargs(args=(vecs, starts, ends), kwargs={}), reverse
+
+
+def _convert_outputs(
+    model: Model, X_Ytorch: Tuple[Any, List[DocScores]], is_train: bool
+) -> Tuple[List[tuple], Callable[[GradT], ArgsKwargs]]:
+    _, outputs = X_Ytorch
+    Y = [
+        (
+            torch2xp(out.mention_scores.detach().float()),
+            torch2xp(out.kept),
+            torch2xp(out.antecedents),
+            torch2xp(out.scores.detach().float()),
+        )
+        for out in outputs
+    ]
+
+    def reverse(d_scores: GradT) -> ArgsKwargs:
+        device = model.shims[0].device
+        tensors, grads = [], []
+        for out, (d_pair, d_mention) in zip(outputs, d_scores):
+            for tensor, grad in ((out.scores, d_pair), (out.mention_scores, d_mention)):
+                if tensor.numel() and tensor.requires_grad:
+                    tensors.append(tensor)
+                    grads.append(xp2torch(grad, device=device).to(tensor.dtype))
+        if not tensors:
+            # Nothing was scored (empty docs): backward through a zero so the shim still works.
+            param = next(model.shims[0]._model.parameters())
+            tensors, grads = [param.sum() * 0.0], [torch.ones((), device=device)]
+        return ArgsKwargs(args=(tensors,), kwargs={"grad_tensors": grads})
+
+    return Y, reverse

@@ -1,0 +1,167 @@
+"""The s2e coreference head (Kirstain et al. 2021; F-COREF, seed 002 section 3.1) with optional
+Entity Equalization refinement (seed 001). Plain torch: no spaCy or Thinc imports.
+
+Only O(T) token projections are held; mentions are scored from their start and end tokens, and
+antecedents are scored in blocks of queries against a bounded window of earlier mentions, keeping
+the top K, so memory is O(M * K) per document, never a dense T x T or M x M matrix (Entity
+Equalization works on chunks of at most `ee_chunk` mentions).
+"""
+from typing import List, NamedTuple, Tuple
+
+import torch
+from torch import Tensor, nn
+
+from .constants import MASKED_SCORE, NULL_COLUMN
+from .entity_equalization import entity_representations, soft_clusters
+
+
+class DocScores(NamedTuple):
+    """What the head returns for one document (tensors on the head's device)."""
+
+    mention_scores: Tensor  # [C] f_m of every candidate
+    kept: Tensor  # [M] indices of the kept candidates, in document order
+    antecedents: Tensor  # [M, K] index (into kept) of each candidate antecedent, 0 if padding
+    scores: Tensor  # [M, 1 + K] F(c, q); null antecedent at NULL_COLUMN, padding MASKED_SCORE
+
+
+class S2ECorefHead(nn.Module):
+    def __init__(
+        self,
+        n_in: int,
+        hidden: int,
+        *,
+        dropout: float = 0.3,
+        top_lambda: float = 0.4,
+        max_antecedents: int = 50,
+        antecedent_window: int = 500,
+        entity_equalization: bool = True,
+        ee_chunk: int = 1024,
+        query_block: int = 512,
+    ):
+        super().__init__()
+        self.top_lambda = top_lambda
+        self.max_antecedents = max_antecedents
+        self.antecedent_window = antecedent_window
+        self.entity_equalization = entity_equalization
+        self.ee_chunk = ee_chunk
+        self.query_block = query_block
+        self.dropout = nn.Dropout(dropout)
+        # One projection computes m_s, m_e, a_s and a_e (each `hidden` wide) for every token.
+        self.token_proj = nn.Linear(n_in, 4 * hidden)
+        self.act = nn.GELU()
+        self.mention_start = nn.Linear(hidden, 1)  # v_s
+        self.mention_end = nn.Linear(hidden, 1, bias=False)  # v_e
+        self.mention_bilinear = nn.Linear(hidden, hidden, bias=False)  # B_m
+        # The four bilinear antecedent terms (start-start, start-end, end-start, end-end) as one
+        # [2h, 2h] map: f_a(c, q) = [a_s(c); a_e(c)] . W [a_s(q); a_e(q)].
+        self.antecedent_bilinear = nn.Linear(2 * hidden, 2 * hidden)
+        # Entity Equalization gate over [g_i; a_i].
+        self.ee_gate = nn.Linear(4 * hidden, 2 * hidden)
+
+    def forward(
+        self, vectors: List[Tensor], starts: List[Tensor], ends: List[Tensor]
+    ) -> List[DocScores]:
+        """vectors: per doc [T, n_in]; starts/ends: per doc [C] candidate token offsets, end
+        inclusive, sorted by (start, end)."""
+        return [self._score_doc(x, s, e) for x, s, e in zip(vectors, starts, ends)]
+
+    def _score_doc(self, x: Tensor, starts: Tensor, ends: Tensor) -> DocScores:
+        hidden = self.mention_bilinear.in_features
+        proj = self.act(self.token_proj(self.dropout(x)))  # [T, 4h]
+        m_s, m_e, a_s, a_e = proj.split(hidden, dim=1)  # each [T, h]
+        mention_scores = self._mention_scores(m_s[starts], m_e[ends])  # [C]
+        kept = self._prune(mention_scores, n_tokens=x.shape[0])  # [M]
+        g = torch.cat([a_s[starts[kept]], a_e[ends[kept]]], dim=1)  # [M, 2h]
+        f_m = mention_scores[kept]  # [M]
+        antecedents, pair_scores = self._top_antecedents(g, f_m)  # [M, K], [M, K]
+        if self.entity_equalization and antecedents.shape[1]:
+            g = self._equalize(g, antecedents, pair_scores)  # [M, 2h]
+            pair_scores = self._rescore(g, f_m, antecedents, pair_scores)  # [M, K]
+        null = pair_scores.new_zeros((pair_scores.shape[0], 1))  # [M, 1]
+        scores = _insert_null(null, pair_scores)  # [M, 1 + K]
+        return DocScores(mention_scores, kept, antecedents, scores)
+
+    def _mention_scores(self, ms: Tensor, me: Tensor) -> Tensor:
+        # f_m(q) = v_s . m_s + v_e . m_e + m_s^T B_m m_e
+        bilinear = (ms * self.mention_bilinear(me)).sum(dim=1)  # [C]
+        return self.mention_start(ms).squeeze(1) + self.mention_end(me).squeeze(1) + bilinear
+
+    def _prune(self, mention_scores: Tensor, n_tokens: int) -> Tensor:
+        n_candidates = mention_scores.shape[0]
+        n_keep = min(n_candidates, max(1, int(self.top_lambda * n_tokens)))
+        if n_keep >= n_candidates:
+            return torch.arange(n_candidates, device=mention_scores.device)  # [C]
+        top = torch.topk(mention_scores.detach(), n_keep).indices  # [M]
+        return torch.sort(top).values  # [M] candidates are sorted, so this is document order
+
+    def _top_antecedents(self, g: Tensor, f_m: Tensor) -> Tuple[Tensor, Tensor]:
+        """Score every mention against the `antecedent_window` mentions before it, in blocks of
+        queries, and keep the best K. RETURNS ([M, K] indices, [M, K] scores)."""
+        n = g.shape[0]
+        k = min(self.max_antecedents, self.antecedent_window, max(n - 1, 0))
+        if k == 0:
+            empty = g.new_zeros((n, 0))
+            return empty.long(), empty
+        queries = self.antecedent_bilinear(g)  # [M, 2h]
+        indices, scores = [], []
+        for q0 in range(0, n, self.query_block):
+            q1 = min(n, q0 + self.query_block)
+            c0 = max(0, q0 - self.antecedent_window)
+            block = queries[q0:q1] @ g[c0:q1].T  # [b, c]
+            block = block + f_m[q0:q1, None] + f_m[None, c0:q1]  # [b, c]
+            q_pos = torch.arange(q0, q1, device=g.device)[:, None]  # [b, 1]
+            c_pos = torch.arange(c0, q1, device=g.device)[None, :]  # [1, c]
+            allowed = (c_pos < q_pos) & (c_pos >= q_pos - self.antecedent_window)  # [b, c]
+            block = block.masked_fill(~allowed, MASKED_SCORE)  # [b, c]
+            top = torch.topk(block, min(k, block.shape[1]), dim=1)
+            top_idx = top.indices + c0  # [b, k']
+            top_scores, top_idx = _pad_columns(top.values, top_idx, k)  # [b, K]
+            valid = top_idx < q_pos  # [b, K]
+            indices.append(torch.where(valid, top_idx, torch.zeros_like(top_idx)))
+            scores.append(top_scores.masked_fill(~valid, MASKED_SCORE))
+        return torch.cat(indices), torch.cat(scores)  # [M, K], [M, K]
+
+    def _equalize(self, g: Tensor, antecedents: Tensor, pair_scores: Tensor) -> Tensor:
+        """Refine mention representations with their soft entity's representation."""
+        probs = torch.softmax(_insert_null(pair_scores.new_zeros((g.shape[0], 1)), pair_scores), 1)
+        refined = []
+        for c0 in range(0, g.shape[0], self.ee_chunk):
+            c1 = min(g.shape[0], c0 + self.ee_chunk)
+            local = antecedents[c0:c1] - c0  # [n, K]
+            real = pair_scores[c0:c1] > MASKED_SCORE / 2  # [n, K]
+            valid = ((local >= 0) & real).to(probs.dtype)  # [n, K]
+            q = soft_clusters(probs[c0:c1], local, valid)  # [n, n]
+            a = entity_representations(q, g[c0:c1])  # [n, 2h]
+            gate = torch.sigmoid(self.ee_gate(torch.cat([g[c0:c1], a], dim=1)))  # [n, 2h]
+            refined.append(gate * g[c0:c1] + (1 - gate) * a)
+        return torch.cat(refined)  # [M, 2h]
+
+    def _rescore(
+        self, g: Tensor, f_m: Tensor, antecedents: Tensor, old_scores: Tensor
+    ) -> Tensor:
+        """F(c, q) again for the same (query, antecedent) pairs, from refined representations."""
+        queries = self.antecedent_bilinear(g)  # [M, 2h]
+        out = []
+        for q0 in range(0, g.shape[0], self.query_block):
+            q1 = min(g.shape[0], q0 + self.query_block)
+            ants = antecedents[q0:q1]  # [b, K]
+            f_a = (queries[q0:q1, None, :] * g[ants]).sum(dim=2)  # [b, K]
+            out.append(f_a + f_m[q0:q1, None] + f_m[ants])
+        scores = torch.cat(out)  # [M, K]
+        return scores.masked_fill(old_scores <= MASKED_SCORE / 2, MASKED_SCORE)
+
+
+def _insert_null(null: Tensor, pair_scores: Tensor) -> Tensor:
+    assert NULL_COLUMN == 0, "null antecedent is expected in the first column"
+    return torch.cat([null, pair_scores], dim=1)  # [M, 1 + K]
+
+
+def _pad_columns(values: Tensor, indices: Tensor, k: int) -> Tuple[Tensor, Tensor]:
+    """Pad top-k results of a narrow first block (fewer candidates than K) to K columns."""
+    missing = k - values.shape[1]
+    if missing <= 0:
+        return values, indices
+    pad_v = values.new_full((values.shape[0], missing), MASKED_SCORE)
+    # An index past every query marks the column as padding (filtered by `valid`).
+    pad_i = indices.new_full((indices.shape[0], missing), torch.iinfo(indices.dtype).max)
+    return torch.cat([values, pad_v], dim=1), torch.cat([indices, pad_i], dim=1)

@@ -1,0 +1,289 @@
+"""`coref_cluster`: the trainable pipe that links candidate mentions into clusters."""
+from itertools import islice
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, Union
+
+import numpy
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
+
+from ..annotations import (
+    CLUSTER_PREFIX,
+    GOLD_MENTIONS_KEY,
+    MENTIONS_KEY,
+    get_cluster_groups,
+    set_clusters,
+)
+from ..errors import Errors
+from ..extensions import PAIR_SCORES_KEY, install_extensions
+from ..ml.s2e_coref import CorefScores, ensure_head
+from ..types import MentionOffset
+from .clustering import antecedent_loss, mention_loss, pair_score_tuples, predict_clusters
+
+DEFAULT_COREF_CLUSTER_MODEL = """
+[model]
+@architectures = "spacy_coref.S2ECoref.v1"
+hidden_width = 256
+dropout = 0.3
+top_lambda = 0.4
+max_antecedents = 50
+antecedent_window = 500
+entity_equalization = true
+candidates = "rules"
+candidates_key = "coref_mentions"
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+"""
+DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
+
+
+@Language.factory(
+    "coref_cluster",
+    assigns=["doc.spans"],
+    requires=["doc.spans"],
+    default_config={
+        "model": DEFAULT_MODEL,
+        "spans_prefix": CLUSTER_PREFIX,
+        "mention_loss_weight": 0.0,
+        "store_scores": False,
+        "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
+    },
+    default_score_weights={
+        "coref_f": 1.0,
+        "coref_muc_f": None,
+        "coref_b3_f": None,
+        "coref_ceafe_f": None,
+        "coref_lea_f": None,
+        "coref_mentions_f": None,
+    },
+)
+def make_coref_cluster(
+    nlp: Language,
+    name: str,
+    model: Model,
+    spans_prefix: str,
+    mention_loss_weight: float,
+    store_scores: bool,
+    scorer: Optional[Callable],
+) -> "CorefCluster":
+    """Link the candidate mentions in doc.spans["coref_mentions"] into clusters, written to
+    doc.spans["{spans_prefix}_N"] (N from 1).
+
+    model (Model): docs -> CorefScores, e.g. spacy_coref.S2ECoref.v1.
+    spans_prefix (str): prefix of the cluster keys.
+    mention_loss_weight (float): lambda of the mention cross-entropy added to the antecedent
+        loss (useful with partial annotation such as GAP).
+    store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
+    scorer (Optional[Callable]): the scoring method.
+    """
+    return CorefCluster(
+        nlp.vocab,
+        model,
+        name,
+        spans_prefix=spans_prefix,
+        mention_loss_weight=mention_loss_weight,
+        store_scores=store_scores,
+        scorer=scorer,
+    )
+
+
+class CorefCluster(TrainablePipe):
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "coref_cluster",
+        *,
+        spans_prefix: str = CLUSTER_PREFIX,
+        mention_loss_weight: float = 0.0,
+        store_scores: bool = False,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        install_extensions()
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg: Dict[str, Any] = {
+            "spans_prefix": spans_prefix,
+            "mention_loss_weight": mention_loss_weight,
+            "store_scores": store_scores,
+            "nI": None,
+        }
+
+    def predict(self, docs: Iterable[Doc]) -> List[CorefScores]:
+        """Score the candidates of each doc. Does not modify the docs."""
+        docs = list(docs)
+        if not docs:
+            return []
+        self._check_initialized()
+        self._check_candidates(docs)
+        return self.model.predict(docs)
+
+    def set_annotations(self, docs: Iterable[Doc], scores: List[CorefScores]) -> None:
+        """Write the clusters (two or more mentions each) to doc.spans."""
+        for doc, doc_scores in zip(docs, scores):
+            set_clusters(doc, predict_clusters(doc_scores), self.cfg["spans_prefix"])
+            if self.cfg["store_scores"]:
+                doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """One forward and backward pass over the whole batch (listeners require it)."""
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        examples = list(examples)
+        validate_examples(examples, "CorefCluster.update")
+        if not any(len(eg.predicted) for eg in examples):
+            return losses  # nothing to score (and some tok2vec layers fail on no tokens)
+        self._check_initialized()
+        docs = [eg.predicted for eg in examples]
+        self._check_candidates(docs)
+        set_dropout_rate(self.model, drop)
+        scores, backprop = self.model.begin_update(docs)
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def get_loss(
+        self, examples: Iterable[Example], scores: List[CorefScores]
+    ) -> Tuple[float, List[Tuple[Any, Any]]]:
+        """Marginal log-likelihood of the gold antecedents (plus the weighted mention loss),
+        averaged over the docs of the batch."""
+        examples = list(examples)
+        ops = self.model.ops
+        weight = self.cfg["mention_loss_weight"]
+        total, grads = 0.0, []
+        for eg, doc_scores in zip(examples, scores):
+            cluster_of, labelled = gold_annotation(eg)
+            loss, d_pairs = antecedent_loss(doc_scores, cluster_of, labelled)
+            d_mentions = numpy.zeros(len(doc_scores.mention_scores), dtype="float32")
+            if weight:
+                m_loss, d_mentions = mention_loss(doc_scores, set(cluster_of), labelled)
+                loss += weight * m_loss
+                d_mentions = weight * d_mentions
+            total += loss
+            grads.append((d_pairs, d_mentions))
+        n = max(1, len(examples))
+        return total / n, [(ops.asarray2f(d / n), ops.asarray1f(m / n)) for d, m in grads]
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+    ) -> None:
+        """Infer the input width and build the head. Works without gold clusters."""
+        validate_get_examples(get_examples, "CorefCluster.initialize")
+        sample = [eg.predicted for eg in islice(get_examples(), 10)]
+        self.model.initialize(X=sample or None)
+        self.cfg["nI"] = self.model.get_dim("nI")
+
+    def _check_initialized(self) -> None:
+        if not self.model.has_ref("head"):
+            raise ValueError(Errors.CE101)
+
+    def _check_candidates(self, docs: List[Doc]) -> None:
+        candidates = self.model.attrs.get("candidates", {})
+        if candidates.get("source", "rules") == "spans":
+            return
+        key = candidates.get("key", MENTIONS_KEY)
+        if any(len(doc) and key not in doc.spans for doc in docs):
+            raise ValueError(Errors.CE102.format(key=key, name=self.name))
+
+    def _ensure_head(self) -> None:
+        if self.cfg.get("nI"):
+            ensure_head(self.model, self.cfg["nI"])
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        serialize = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "model": lambda: self.model.to_bytes(),
+        }
+        return util.to_bytes(serialize, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "CorefCluster":
+        def load_model(b: bytes) -> None:
+            self._ensure_head()
+            try:
+                self.model.from_bytes(b)
+            except Exception as e:  # any failure to parse names the file
+                raise ValueError(Errors.CE103.format(name=self.name, path="<bytes>")) from e
+
+        deserialize = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "model": load_model,
+        }
+        util.from_bytes(bytes_data, deserialize, exclude)
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        serialize = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "model": lambda p: self.model.to_disk(p),
+        }
+        util.to_disk(path, serialize, exclude)
+
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "CorefCluster":
+        path = Path(path)
+
+        def load_cfg(p: Path) -> None:
+            if not p.exists():
+                raise ValueError(Errors.CE104.format(name=self.name, path=p))
+            try:
+                self.cfg.update(srsly.read_json(p))
+            except ValueError as e:
+                raise ValueError(Errors.CE103.format(name=self.name, path=p)) from e
+
+        def load_model(p: Path) -> None:
+            if not p.exists():
+                raise ValueError(Errors.CE104.format(name=self.name, path=p))
+            self._ensure_head()
+            try:
+                self.model.from_bytes(p.read_bytes())
+            except Exception as e:  # any failure to parse names the file
+                raise ValueError(Errors.CE103.format(name=self.name, path=p)) from e
+
+        util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
+        return self
+
+
+def gold_annotation(eg: Example) -> Tuple[Dict[MentionOffset, int], Optional[Set[MentionOffset]]]:
+    """The reference clusters mapped onto the predicted doc's tokens: mention -> cluster id, and
+    the labelled mentions when the reference is only partially annotated (GAP)."""
+    cluster_of: Dict[MentionOffset, int] = {}
+    for i, group in enumerate(get_cluster_groups(eg.reference)):
+        for span in eg.get_aligned_spans_y2x(group, allow_overlap=True):
+            # a span in two gold clusters (rare in OntoGUM) keeps its first cluster
+            cluster_of.setdefault((span.start, span.end), i)
+    labelled = None
+    if GOLD_MENTIONS_KEY in eg.reference.spans:
+        aligned = eg.get_aligned_spans_y2x(eg.reference.spans[GOLD_MENTIONS_KEY], allow_overlap=True)
+        labelled = {(span.start, span.end) for span in aligned}
+    return cluster_of, labelled

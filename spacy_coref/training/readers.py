@@ -1,0 +1,78 @@
+"""Corpus readers for `spacy train`.
+
+`spacy_coref.CoNLLCorpus.v1` reads CoNLL-2012, GAP TSV or jsonlines directly. Its predicted docs
+keep the dataset's tokens (so gold mentions align exactly) and, with `annotate`, are run once
+through frozen components (parser, `coref_mentions`, a frozen transformer) whose output is kept
+for every later epoch: with a frozen encoder, training then costs the head alone.
+"""
+import random
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import registry
+
+from ..errors import Errors
+from ..formats import read_docs
+
+
+@registry.readers("spacy_coref.CoNLLCorpus.v1")
+def create_coref_corpus(
+    path: Optional[Path],
+    annotate: List[str] = [],  # noqa: B006 (config default; never mutated)
+    max_docs: int = 0,
+    shuffle_seed: Optional[int] = None,
+) -> Callable[[Language], Iterable[Example]]:
+    """Read coreference data for training or evaluation.
+
+    path (Path): a data file or a directory of them (.spacy, CoNLL-2012, GAP .tsv, .jsonl).
+    annotate (List[str]): components of the pipeline being trained to run once on the
+        predicted docs and keep (they must be frozen, e.g. the parser, 'coref_mentions' and a
+        frozen 'transformer').
+    max_docs (int): read at most this many docs (0: all), e.g. for smoke runs.
+    shuffle_seed (Optional[int]): shuffle the documents once before `max_docs` applies.
+    RETURNS (Callable[[Language], Iterable[Example]]): the corpus.
+    """
+    if path is None:
+        raise ValueError(Errors.CE150)
+    return CoNLLCorpus(Path(path), annotate=list(annotate), max_docs=max_docs, seed=shuffle_seed)
+
+
+class CoNLLCorpus:
+    def __init__(self, path: Path, *, annotate: List[str], max_docs: int, seed: Optional[int]):
+        self.path = path
+        self.annotate = annotate
+        self.max_docs = max_docs
+        self.seed = seed
+        self._cache: Optional[List[Example]] = None
+
+    def __call__(self, nlp: Language) -> Iterator[Example]:
+        if self._cache is None:
+            self._cache = self._load(nlp)
+        # Training never writes onto predicted docs (only annotating components do, and they ran
+        # once), so the cached examples are handed out as they are.
+        yield from self._cache
+
+    def _load(self, nlp: Language) -> List[Example]:
+        references = read_docs(self.path, vocab=nlp.vocab)
+        if self.seed is not None:
+            random.Random(self.seed).shuffle(references)
+        if self.max_docs:
+            references = references[: self.max_docs]
+        predicted: Iterable[Doc] = (_bare_copy(ref) for ref in references)
+        for name in self.annotate:
+            if name not in nlp.component_names:
+                raise ValueError(Errors.CE151.format(name=name, names=nlp.component_names))
+            predicted = nlp.get_pipe(name).pipe(predicted, batch_size=nlp.batch_size)
+        return [Example(doc, ref) for doc, ref in zip(predicted, references)]
+
+
+def _bare_copy(reference: Doc) -> Doc:
+    """The reference's words and spaces, without any annotation."""
+    return Doc(
+        reference.vocab,
+        words=[t.text for t in reference],
+        spaces=[bool(t.whitespace_) for t in reference],
+    )

@@ -1,0 +1,109 @@
+"""The torch s2e head and Entity Equalization, checked against direct (dense, loop) computations."""
+import pytest
+import torch
+
+from spacy_coref.ml.torch.constants import MASKED_SCORE, NULL_COLUMN
+from spacy_coref.ml.torch.entity_equalization import entity_representations, soft_clusters
+from spacy_coref.ml.torch.s2e import S2ECorefHead
+
+
+def _random_doc(n_tokens=30, n_in=16, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n_tokens, n_in, generator=g)
+    starts = torch.arange(0, n_tokens, 2)
+    ends = torch.minimum(starts + (starts % 3), torch.tensor(n_tokens - 1))
+    return x, starts, ends
+
+
+def _dense_scores(head: S2ECorefHead, x, starts, ends):
+    """F(c, q) for every pair by the formula of the paper, with no pruning or windows."""
+    h = head.mention_bilinear.in_features
+    m_s, m_e, a_s, a_e = head.act(head.token_proj(x)).split(h, dim=1)
+    f_m = head._mention_scores(m_s[starts], m_e[ends])
+    g = torch.cat([a_s[starts], a_e[ends]], dim=1)
+    f_a = head.antecedent_bilinear(g) @ g.T  # [q, c]
+    return f_m, f_a + f_m[:, None] + f_m[None, :]
+
+
+def test_scores_match_the_formula_without_pruning():
+    torch.manual_seed(0)
+    head = S2ECorefHead(16, 8, dropout=0.0, top_lambda=1.0, max_antecedents=100,
+                        antecedent_window=100, entity_equalization=False, query_block=4)
+    head.eval()
+    x, starts, ends = _random_doc()
+    out = head([x], [starts], [ends])[0]
+    f_m, dense = _dense_scores(head, x, starts, ends)
+    assert torch.allclose(out.mention_scores, f_m, atol=1e-5)
+    n = len(starts)
+    assert out.kept.tolist() == list(range(n))
+    assert out.scores[:, NULL_COLUMN].abs().max() == 0
+    for q in range(n):
+        for k, c in enumerate(out.antecedents[q].tolist()):
+            score = out.scores[q, k + 1]
+            if score > MASKED_SCORE / 2:
+                assert c < q
+                assert torch.allclose(score, dense[q, c], atol=1e-4)
+        # every earlier mention is among the antecedents exactly once
+        real = {c for k, c in enumerate(out.antecedents[q].tolist()) if out.scores[q, k + 1] > MASKED_SCORE / 2}
+        assert real == set(range(q))
+
+
+def test_window_top_k_and_pruning_bound_the_pairs():
+    head = S2ECorefHead(16, 8, top_lambda=0.25, max_antecedents=3, antecedent_window=5,
+                        query_block=3, entity_equalization=True, ee_chunk=4)
+    x, starts, ends = _random_doc(n_tokens=40)
+    out = head([x], [starts], [ends])[0]
+    assert len(out.kept) == 10  # 0.25 * 40 tokens
+    assert out.scores.shape == (10, 4)
+    positions = torch.arange(10)[:, None]
+    real = out.scores[:, 1:] > MASKED_SCORE / 2
+    assert (out.antecedents[real] < positions.expand_as(real)[real]).all()
+    assert (out.antecedents[real] >= (positions - 5).expand_as(real)[real]).all()
+
+
+def test_soft_clusters_solve_the_fixed_point():
+    torch.manual_seed(1)
+    n, k = 7, 3
+    probs = torch.softmax(torch.randn(n, k + 1), dim=1)
+    ants = torch.stack([torch.clamp(torch.arange(i - k, i).flip(0), min=0) for i in range(n)])
+    valid = (torch.arange(n)[:, None] - torch.arange(1, k + 1)[None, :] >= 0).float()
+    q = soft_clusters(probs, ants, valid)
+    # Q = P' Q + D, rebuilt with loops
+    p_prime = torch.zeros(n, n)
+    lost = torch.zeros(n)
+    for i in range(n):
+        for j in range(k):
+            if valid[i, j]:
+                p_prime[i, ants[i, j]] += probs[i, j + 1]
+            else:
+                lost[i] += probs[i, j + 1]
+    d = torch.diag(probs[:, 0] + lost)
+    assert torch.allclose(q, p_prime @ q + d, atol=1e-5)
+    assert torch.allclose(q.sum(dim=1), torch.ones(n), atol=1e-5)
+    assert torch.allclose(q, torch.tril(q))
+    g = torch.randn(n, 5)
+    a = entity_representations(q, g)
+    for i in range(n):
+        expected = sum(q[i, j] * sum(q[l, j] * g[l] for l in range(i + 1)) for j in range(n))
+        assert torch.allclose(a[i], expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("n_tokens,n_cands", [(0, 0), (1, 1), (3, 0), (2, 2)])
+def test_tiny_docs(n_tokens, n_cands):
+    head = S2ECorefHead(16, 8)
+    x = torch.randn(n_tokens, 16, requires_grad=True)
+    idx = torch.arange(n_cands)
+    out = head([x], [idx], [idx])[0]
+    kept = min(n_cands, max(1, int(0.4 * n_tokens)))
+    assert out.scores.shape == (kept, 1 + max(0, kept - 1))
+    assert torch.isfinite(out.scores).all()
+
+
+def test_gradients_reach_the_token_vectors():
+    head = S2ECorefHead(16, 8, entity_equalization=True)
+    x, starts, ends = _random_doc()
+    x.requires_grad_(True)
+    out = head([x], [starts], [ends])[0]
+    (out.scores[:, 1:].clamp(min=-10).sum() + out.mention_scores.sum()).backward()
+    assert x.grad is not None and x.grad.abs().sum() > 0
+    assert head.ee_gate.weight.grad.abs().sum() > 0

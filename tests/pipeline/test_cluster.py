@@ -1,0 +1,213 @@
+"""coref_cluster on hand-made docs whose candidate mentions are set directly (no parser), with a
+small CNN tok2vec so that every test runs in seconds on a CPU."""
+import pickle
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import DocBin
+from spacy.training import Example
+from spacy.util import fix_random_seed
+
+from spacy_coref.annotations import get_clusters, set_clusters, set_mentions
+from spacy_coref.pipeline.cluster import CorefCluster, gold_annotation
+
+SMALL = {"model": {"hidden_width": 32, "tok2vec": {"width": 32, "depth": 2, "embed_size": 500}}}
+
+TRAIN = [
+    (
+        "Alice saw Bob . She waved at him and he smiled .",
+        [[(0, 1), (4, 5)], [(2, 3), (7, 8), (9, 10)]],
+        [(0, 1), (2, 3), (4, 5), (7, 8), (9, 10)],
+    ),
+    (
+        "The cat chased the dog , but it was too fast for the cat .",
+        [[(0, 2), (12, 14)], [(3, 5), (7, 8)]],
+        [(0, 2), (3, 5), (7, 8), (12, 14)],
+    ),
+]
+
+
+def _nlp(**cfg):
+    fix_random_seed(0)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("coref_cluster", config={**SMALL, **cfg})
+    return nlp
+
+
+def _examples(nlp, data=TRAIN):
+    examples = []
+    for text, clusters, mentions in data:
+        reference = nlp.make_doc(text)
+        set_clusters(reference, clusters)
+        predicted = nlp.make_doc(text)
+        set_mentions(predicted, mentions)
+        examples.append(Example(predicted, reference))
+    return examples
+
+
+def _doc(nlp, text, mentions):
+    doc = nlp.make_doc(text)
+    set_mentions(doc, mentions)
+    return doc
+
+
+def _train(nlp, examples, steps=40):
+    optimizer = nlp.initialize(lambda: examples)
+    history = []
+    for _ in range(steps):
+        losses = {}
+        nlp.update(examples, sgd=optimizer, losses=losses)
+        history.append(losses["coref_cluster"])
+    return history
+
+
+@pytest.fixture(scope="module")
+def trained():
+    nlp = _nlp(model={**SMALL["model"], "top_lambda": 1.0})
+    examples = _examples(nlp)
+    history = _train(nlp, examples)
+    return nlp, examples, history
+
+
+def test_not_initialized_error():
+    nlp = _nlp()
+    with pytest.raises(ValueError, match="CE101"):
+        nlp.get_pipe("coref_cluster")(_doc(nlp, "Alice saw her .", [(0, 1), (2, 3)]))
+
+
+def test_missing_candidates_error():
+    nlp = _nlp()
+    nlp.initialize()
+    with pytest.raises(ValueError, match="CE102"):
+        nlp("Alice saw her .")
+
+
+def test_initialize_without_examples_and_bad_get_examples():
+    nlp = _nlp()
+    nlp.initialize()
+    assert nlp.get_pipe("coref_cluster").cfg["nI"] == 32
+    with pytest.raises(TypeError):
+        nlp.get_pipe("coref_cluster").initialize(lambda: None)
+
+
+def test_overfitting_gives_the_exact_clusters(trained, tmp_path):
+    nlp, examples, history = trained
+    assert history[-1] < 0.1 * history[0]
+    pipe = nlp.get_pipe("coref_cluster")
+    docs = [pipe(_doc(nlp, text, mentions)) for text, _, mentions in TRAIN]
+    assert [get_clusters(doc) for doc in docs] == [clusters for _, clusters, _ in TRAIN]
+    scores = nlp.evaluate(examples)
+    assert scores["coref_f"] == pytest.approx(1.0)
+    # the same clusters after a disk round trip
+    nlp.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    pipe2 = loaded.get_pipe("coref_cluster")
+    docs2 = [pipe2(_doc(loaded, text, mentions)) for text, _, mentions in TRAIN]
+    assert [get_clusters(doc) for doc in docs2] == [clusters for _, clusters, _ in TRAIN]
+
+
+def test_bytes_round_trip_is_stable(trained):
+    nlp, _, _ = trained
+    data = nlp.get_pipe("coref_cluster").to_bytes()
+    fresh = _nlp(model={**SMALL["model"], "top_lambda": 1.0})
+    fresh.get_pipe("coref_cluster").from_bytes(data)
+    assert fresh.get_pipe("coref_cluster").to_bytes() == data
+    text, clusters, mentions = TRAIN[0]
+    assert get_clusters(fresh.get_pipe("coref_cluster")(_doc(fresh, text, mentions))) == clusters
+
+
+def test_empty_and_one_token_docs(trained):
+    nlp, _, _ = trained
+    pipe = nlp.get_pipe("coref_cluster")
+    docs = [_doc(nlp, "", []), _doc(nlp, "Hi", [(0, 1)]), _doc(nlp, TRAIN[0][0], TRAIN[0][2]), _doc(nlp, "", [])]
+    out = list(pipe.pipe(docs, batch_size=4))
+    assert [get_clusters(d) for d in out] == [[], [], TRAIN[0][1], []]
+
+
+def test_update_on_only_empty_docs_gives_zero_loss(trained):
+    nlp, _, _ = trained
+    examples = _examples(nlp, [("", [], []), ("", [], [])])
+    losses = nlp.get_pipe("coref_cluster").update(examples)
+    assert losses["coref_cluster"] == 0.0
+
+
+def test_batch_equals_one_by_one(trained):
+    nlp, _, _ = trained
+    pipe = nlp.get_pipe("coref_cluster")
+    docs = [_doc(nlp, text, m) for text, _, m in TRAIN] * 3
+    batched = [get_clusters(d) for d in pipe.pipe([d.copy() for d in docs], batch_size=5)]
+    single = [get_clusters(pipe(d.copy())) for d in docs]
+    assert batched == single
+
+
+def test_clusters_survive_serialization(trained):
+    nlp, _, _ = trained
+    text, clusters, mentions = TRAIN[0]
+    doc = nlp.get_pipe("coref_cluster")(_doc(nlp, text, mentions))
+    restored = [
+        pickle.loads(pickle.dumps(doc)),
+        spacy.tokens.Doc(nlp.vocab).from_bytes(doc.to_bytes()),
+        list(DocBin(docs=[doc]).get_docs(nlp.vocab))[0],
+        list(DocBin(docs=[doc], store_user_data=True).get_docs(nlp.vocab))[0],
+    ]
+    for other in restored:
+        assert get_clusters(other) == clusters
+        assert [str(c.main) for c in other._.coref_clusters] == ["Alice", "Bob"]
+
+
+def test_pair_scores_are_stored_on_request(trained):
+    nlp, _, _ = trained
+    pipe = nlp.get_pipe("coref_cluster")
+    text, _, mentions = TRAIN[0]
+    pipe.cfg["store_scores"] = True
+    try:
+        doc = pipe(_doc(nlp, text, mentions))
+    finally:
+        pipe.cfg["store_scores"] = False
+    she, alice, bob = doc[4:5], doc[0:1], doc[2:3]
+    assert doc._.coref_score(she, alice) > doc._.coref_score(she, bob)
+    assert doc._.coref_score(alice, she) == doc._.coref_score(she, alice)
+
+
+def test_two_trainings_with_the_same_seed_match():
+    runs = []
+    for _ in range(2):
+        nlp = _nlp()
+        history = _train(nlp, _examples(nlp), steps=5)
+        runs.append(history)
+    assert runs[0] == runs[1]
+
+
+def test_gold_annotation_aligns_to_other_tokenization():
+    nlp = spacy.blank("en")
+    reference = spacy.tokens.Doc(nlp.vocab, words=["Anne", "'s", "cat", "saw", "her"])
+    set_clusters(reference, [[(0, 1), (4, 5)]])
+    predicted = nlp.make_doc("Anne's cat saw her")
+    eg = Example(predicted, reference)
+    cluster_of, labelled = gold_annotation(eg)
+    assert cluster_of == {(0, 1): 0, (4, 5): 0}
+    assert labelled is None
+
+
+def test_partial_annotation_restricts_the_loss():
+    """GAP: only the labelled spans carry gold decisions; unlabelled candidates get no gradient."""
+    from spacy_coref.annotations import GOLD_MENTIONS_KEY
+    from spacy_coref.pipeline.clustering import antecedent_loss
+
+    nlp = _nlp(model={**SMALL["model"], "top_lambda": 1.0})
+    text = "Kate met Ann and Bob . She left ."
+    examples = _examples(nlp, [(text, [[(0, 1), (7, 8)]], [(0, 1), (2, 3), (4, 5), (7, 8)])])
+    reference = examples[0].reference
+    reference.spans[GOLD_MENTIONS_KEY] = [reference[0:1], reference[2:3], reference[7:8]]
+    nlp.initialize(lambda: examples)
+    scores = nlp.get_pipe("coref_cluster").model.predict([examples[0].predicted])[0]
+    cluster_of, labelled = gold_annotation(examples[0])
+    _, grad = antecedent_loss(scores, cluster_of, labelled)
+    kept = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)].tolist()
+    assert numpy.all(grad[kept.index([4, 5])] == 0)  # "Bob" is not labelled
+    she = kept.index([7, 8])
+    assert grad[she].any()
+    # the unlabelled "Bob" gets no probability mass in "She"'s distribution
+    bob_cols = numpy.asarray(scores.antecedents)[she] == kept.index([4, 5])
+    assert numpy.all(grad[she, 1:][bob_cols] == 0)
