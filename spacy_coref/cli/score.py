@@ -1,1 +1,163 @@
-"""(being written)"""
+"""`spacy-coref score`: score predicted CoNLL-2012 files against gold ones, like the reference
+scorer v8.01 (MUC, B-cubed, CEAF-e, CEAF-m, BLANC, their CoNLL average, plus LEA and mention
+identification)."""
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import typer
+from spacy.tokens import Doc
+from wasabi import Printer, msg
+
+from ..annotations import get_clusters, get_doc_id
+from ..errors import Errors, Warnings, warn
+from ..formats import read_docs
+from ..scoring.metrics import METRICS, CorefEvaluator
+from ._app import app
+
+DocKey = Tuple[str, Optional[str]]
+METRIC_NAMES = {
+    "muc": "MUC",
+    "b3": "B-cubed",
+    "ceafe": "CEAF-e",
+    "ceafm": "CEAF-m",
+    "blanc": "BLANC",
+    "lea": "LEA",
+    "mentions": "Mentions",
+}
+KEEP = "Score singleton clusters, or remove them from gold and predictions first"
+
+
+@app.command("score")
+def score_cli(
+    # fmt: off
+    gold: Path = typer.Argument(..., help="Gold CoNLL-2012 file or directory", exists=True),
+    pred: Path = typer.Argument(..., help="Predicted CoNLL-2012 file or directory", exists=True),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object"),
+    keep_singletons: bool = typer.Option(True, "--keep-singletons/--no-singletons", help=KEEP),
+    # fmt: on
+) -> None:
+    """Score predicted coreference against gold CoNLL-2012 data, like the reference scorer
+    v8.01. Documents are matched by their '#begin document' line (name and part)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = score_files(gold, pred, keep_singletons=keep_singletons)
+        except ValueError as e:  # DataFormatError included: one line, non-zero exit
+            _fail(str(e), json_output)
+    for warning in caught:
+        _warn(str(warning.message), json_output)
+    if json_output:
+        typer.echo(json.dumps(result))
+        return
+    rows = [
+        (METRIC_NAMES[name], *(f"{result[name][x]:.2f}" for x in ("p", "r", "f")))
+        for name in (*METRICS, "mentions")
+    ]
+    msg.table(rows, header=("Metric", "P", "R", "F1"), aligns=("l", "r", "r", "r"), divider=True)
+    singletons = "kept" if keep_singletons else "removed"
+    msg.good(f"CoNLL F1 (mean of MUC, B-cubed, CEAF-e F1): {result['conll_f1']:.2f}")
+    msg.text(f"Singletons {singletons}. Scores in percent.")
+
+
+def _fail(message: str, json_output: bool) -> None:
+    if json_output:
+        typer.echo(Printer(no_print=True).fail(message), err=True)
+        sys.exit(1)
+    msg.fail(message, exits=1)
+
+
+def _warn(message: str, json_output: bool) -> None:
+    if json_output:
+        typer.echo(Printer(no_print=True).warn(message), err=True)
+    else:
+        msg.warn(message)
+
+
+def score_files(gold: Path, pred: Path, *, keep_singletons: bool = True) -> Dict[str, Any]:
+    """Score the CoNLL-2012 documents of a predictions file or directory against gold ones.
+
+    gold (Path): Gold file or directory.
+    pred (Path): Predictions file or directory.
+    keep_singletons (bool): Score singleton clusters (False removes them first).
+    RETURNS (Dict[str, Any]): As `CorefEvaluator.scores`: `muc`, `b3`, `ceafe`, `ceafm`,
+        `blanc`, `lea`, `mentions` ({"p", "r", "f"}) and `conll_f1`, in percent.
+    """
+    gold_docs = read_docs(gold)
+    pred_docs = read_docs(pred)
+    return score_docs(
+        gold_docs, pred_docs, keep_singletons=keep_singletons, gold_name=gold, pred_name=pred
+    )
+
+
+def score_docs(
+    gold_docs: Sequence[Doc],
+    pred_docs: Sequence[Doc],
+    *,
+    keep_singletons: bool = True,
+    gold_name: Any = "the gold data",
+    pred_name: Any = "the predictions",
+) -> Dict[str, Any]:
+    """Match predicted docs to gold docs by name and part, and score their clusters.
+
+    A gold document missing from the predictions is scored as an empty response (with a
+    warning), as v8.01 does; a predicted document missing from the gold data is an error.
+
+    gold_docs (Sequence[Doc]): Gold docs, with clusters and document names.
+    pred_docs (Sequence[Doc]): Predicted docs, tokenized like the gold ones.
+    keep_singletons (bool): Score singleton clusters (False removes them first).
+    gold_name (Any): The gold data's name, for messages.
+    pred_name (Any): The predictions' name, for messages.
+    RETURNS (Dict[str, Any]): As `CorefEvaluator.scores`, in percent.
+    """
+    gold_index = _index(gold_docs, gold_name)
+    pred_index = _index(pred_docs, pred_name)
+    if not gold_index:
+        raise ValueError(Errors.CE053.format(path=gold_name))
+    extra = next((key for key in pred_index if key not in gold_index), None)
+    if extra is not None:
+        raise ValueError(Errors.CE051.format(doc=_label(extra), pred=pred_name, gold=gold_name))
+    evaluator = CorefEvaluator(keep_singletons=keep_singletons)
+    missing: List[str] = []
+    for key, gold_doc in gold_index.items():
+        pred_doc = pred_index.get(key)
+        if pred_doc is None:
+            missing.append(_label(key))
+            evaluator.add(get_clusters(gold_doc), [])
+            continue
+        if len(gold_doc) != len(pred_doc):
+            error = Errors.CE050.format(doc=_label(key), n_gold=len(gold_doc), n_pred=len(pred_doc))
+            raise ValueError(error)
+        evaluator.add(get_clusters(gold_doc), get_clusters(pred_doc))
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        warn(Warnings.CW051.format(n=len(missing), docs=shown))
+    return evaluator.scores()
+
+
+def _doc_key(doc: Doc, index: int) -> DocKey:
+    doc_id = get_doc_id(doc)
+    if doc_id["name"] is None:
+        return (f"#{index}", None)
+    part = doc_id["part"]
+    # "part 000" and "part 0" are the same part.
+    return (str(doc_id["name"]), str(int(part)) if part and part.isdigit() else part)
+
+
+def _label(key: DocKey) -> str:
+    return key[0] if key[1] is None else f"({key[0]}) part {key[1]}"
+
+
+def _index(docs: Sequence[Doc], name: Any) -> Dict[DocKey, Doc]:
+    index: Dict[DocKey, Doc] = {}
+    counts: Dict[DocKey, int] = {}
+    for i, doc in enumerate(docs):
+        key = _doc_key(doc, i)
+        counts[key] = counts.get(key, 0) + 1
+        index.setdefault(key, doc)
+    repeated = next((key for key, n in counts.items() if n > 1), None)
+    if repeated is not None:
+        raise ValueError(Errors.CE052.format(doc=_label(repeated), n=counts[repeated], path=name))
+    return index

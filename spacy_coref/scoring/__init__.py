@@ -1,0 +1,56 @@
+"""Coreference scoring: CoNLL-2012 metrics equal to the reference scorer v8.01 (plus LEA), GAP
+metrics, and the spaCy scorer. Importing this package registers `spacy_coref.coref_scorer.v1`."""
+from .gap import (
+    GapDecision,
+    GapEvaluator,
+    gap_decision,
+    gap_decisions,
+    read_gap_gold,
+    read_gap_predictions,
+    score_gap,
+    score_gap_files,
+    write_gap_predictions,
+)
+from .metrics import (
+    BlancCounts,
+    CorefEvaluator,
+    Counts,
+    b_cubed,
+    blanc,
+    ceafe,
+    ceafm,
+    identify_mentions,
+    lea,
+    mention_counts,
+    muc,
+    remove_singletons,
+    score_documents,
+)
+from .scorers import make_coref_scorer, score_coref
+
+__all__ = [
+    "BlancCounts",
+    "CorefEvaluator",
+    "Counts",
+    "GapDecision",
+    "GapEvaluator",
+    "b_cubed",
+    "blanc",
+    "ceafe",
+    "ceafm",
+    "gap_decision",
+    "gap_decisions",
+    "identify_mentions",
+    "lea",
+    "make_coref_scorer",
+    "mention_counts",
+    "muc",
+    "read_gap_gold",
+    "read_gap_predictions",
+    "remove_singletons",
+    "score_coref",
+    "score_documents",
+    "score_gap",
+    "score_gap_files",
+    "write_gap_predictions",
+]

