@@ -5,6 +5,7 @@
 under `coref_mentions`. Everything else (the `Doc._` extensions, the converters, the scorers)
 goes through the functions here so that the key layout is written down once.
 """
+import math
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -75,7 +76,7 @@ def set_clusters(
     clear_clusters(doc, prefix)
     ordered = sorted(
         (sorted(set((int(s), int(e)) for s, e in cluster)) for cluster in clusters),
-        key=lambda mentions: mentions[0] if mentions else (len(doc), len(doc)),
+        key=_first_mention,
     )
     n = 0
     for mentions in ordered:
@@ -84,6 +85,12 @@ def set_clusters(
         n += 1
         key = cluster_key(n, prefix)
         doc.spans[key] = SpanGroup(doc, name=key, spans=[doc[s:e] for s, e in mentions])
+
+
+def _first_mention(mentions: List[Tuple[int, int]]) -> Tuple[float, float]:
+    """The sort key of a cluster in `set_clusters`: its first mention. An empty cluster sorts
+    last; it is dropped anyway, so the order of the others does not depend on it."""
+    return mentions[0] if mentions else (math.inf, math.inf)
 
 
 def get_mentions(doc: Doc, key: str = MENTIONS_KEY) -> MentionOffsets:

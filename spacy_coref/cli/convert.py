@@ -1,7 +1,7 @@
 """`spacy-coref convert INPUT OUTPUT`: convert coreference data between formats."""
 import warnings
 from pathlib import Path
-from typing import Dict, NoReturn
+from typing import Dict
 
 import typer
 from wasabi import msg
@@ -9,7 +9,7 @@ from wasabi import msg
 from ..errors import DataFormatError
 from ..formats import read_docs, write_docs
 from ..formats.stats import corpus_stats
-from ._app import app
+from ._app import app, fail_one_line
 
 
 # fmt: off
@@ -46,12 +46,3 @@ def convert(input_path: Path, output_path: Path) -> Dict[str, int]:
     write_docs(docs, output_path)
     return corpus_stats(docs)
 
-
-def fail_one_line(message: str) -> NoReturn:
-    """Print an error to stderr on one line and exit with status 1. (wasabi's `msg.fail` wraps
-    at 80 columns, which splits a `file:line` message.)
-
-    message (str): The message.
-    """
-    typer.secho(f"\u2718 {message}", fg=typer.colors.RED, err=True)
-    raise typer.Exit(1)

@@ -1,7 +1,6 @@
 """`spacy-coref gap-score`: score GAP predictions (ID, A-coref, B-coref) against a GAP TSV, as
 the official `gap_scorer.py` does."""
 import json
-import sys
 import warnings
 from pathlib import Path
 
@@ -9,7 +8,7 @@ import typer
 from wasabi import Printer, msg
 
 from ..scoring.gap import score_gap_files
-from ._app import app
+from ._app import app, fail_one_line
 
 GROUPS = (("overall", "Overall"), ("masculine", "Masculine"), ("feminine", "Feminine"))
 
@@ -30,10 +29,7 @@ def gap_score_cli(
         try:
             result = score_gap_files(gold, pred)
         except ValueError as e:  # DataFormatError included: one line, non-zero exit
-            if json_output:
-                typer.echo(err.fail(str(e)), err=True)
-                sys.exit(1)
-            msg.fail(str(e), exits=1)
+            fail_one_line(str(e))
     for warning in caught:
         if json_output:
             typer.echo(err.warn(str(warning.message)), err=True)

@@ -7,7 +7,7 @@ from wasabi import msg
 
 from ..errors import DataFormatError
 from ..training.corpus import GUM_COMMERCIAL_GENRES, build_corpus
-from ._app import app
+from ._app import app, fail_one_line
 
 
 @app.command("make-corpus")
@@ -22,6 +22,6 @@ def make_corpus_cli(
     try:
         counts = build_corpus(data_dir, output_dir, genres=genres or GUM_COMMERCIAL_GENRES)
     except DataFormatError as e:
-        msg.fail(str(e), exits=1)
+        fail_one_line(str(e))
     for name, n in counts.items():
         msg.good(f"{output_dir / name}: {n} documents")

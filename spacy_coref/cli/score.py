@@ -2,20 +2,21 @@
 scorer v8.01 (MUC, B-cubed, CEAF-e, CEAF-m, BLANC, their CoNLL average, plus LEA and mention
 identification)."""
 import json
-import sys
 import warnings
+from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import typer
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 from wasabi import Printer, msg
 
 from ..annotations import get_clusters, get_doc_id
 from ..errors import Errors, Warnings, warn
-from ..formats import read_docs
+from ..formats import read_conll, read_docs
 from ..scoring.metrics import METRICS, CorefEvaluator
-from ._app import app
+from ._app import app, fail_one_line
 
 DocKey = Tuple[str, Optional[str]]
 METRIC_NAMES = {
@@ -28,6 +29,14 @@ METRIC_NAMES = {
     "mentions": "Mentions",
 }
 KEEP = "Score singleton clusters, or remove them from gold and predictions first"
+FORMAT = (
+    "Read both inputs as CoNLL-2012 whatever their names (a directory: every file in it). "
+    "Default: by file name (.conll, .gold_conll, *_conll, .jsonl, .spacy)"
+)
+
+
+class InputFormat(str, Enum):
+    conll = "conll"
 
 
 @app.command("score")
@@ -37,6 +46,7 @@ def score_cli(
     pred: Path = typer.Argument(..., help="Predicted CoNLL-2012 file or directory", exists=True),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object"),
     keep_singletons: bool = typer.Option(True, "--keep-singletons/--no-singletons", help=KEEP),
+    input_format: Optional[InputFormat] = typer.Option(None, "--format", help=FORMAT),
     # fmt: on
 ) -> None:
     """Score predicted coreference against gold CoNLL-2012 data, like the reference scorer
@@ -44,9 +54,10 @@ def score_cli(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = score_files(gold, pred, keep_singletons=keep_singletons)
+            fmt = input_format.value if input_format is not None else None
+            result = score_files(gold, pred, keep_singletons=keep_singletons, fmt=fmt)
         except ValueError as e:  # DataFormatError included: one line, non-zero exit
-            _fail(str(e), json_output)
+            fail_one_line(str(e))
     for warning in caught:
         _warn(str(warning.message), json_output)
     if json_output:
@@ -62,13 +73,6 @@ def score_cli(
     msg.text(f"Singletons {singletons}. Scores in percent.")
 
 
-def _fail(message: str, json_output: bool) -> None:
-    if json_output:
-        typer.echo(Printer(no_print=True).fail(message), err=True)
-        sys.exit(1)
-    msg.fail(message, exits=1)
-
-
 def _warn(message: str, json_output: bool) -> None:
     if json_output:
         typer.echo(Printer(no_print=True).warn(message), err=True)
@@ -76,20 +80,40 @@ def _warn(message: str, json_output: bool) -> None:
         msg.warn(message)
 
 
-def score_files(gold: Path, pred: Path, *, keep_singletons: bool = True) -> Dict[str, Any]:
+def score_files(
+    gold: Path, pred: Path, *, keep_singletons: bool = True, fmt: Optional[str] = None
+) -> Dict[str, Any]:
     """Score the CoNLL-2012 documents of a predictions file or directory against gold ones.
 
     gold (Path): Gold file or directory.
     pred (Path): Predictions file or directory.
     keep_singletons (bool): Score singleton clusters (False removes them first).
+    fmt (Optional[str]): "conll" reads both as CoNLL-2012 whatever their names (a directory:
+        every file in it); None picks each file's format from its name.
     RETURNS (Dict[str, Any]): As `CorefEvaluator.scores`: `muc`, `b3`, `ceafe`, `ceafm`,
         `blanc`, `lea`, `mentions` ({"p", "r", "f"}) and `conll_f1`, in percent.
     """
-    gold_docs = read_docs(gold)
-    pred_docs = read_docs(pred)
+    gold_docs = _read(gold, fmt)
+    pred_docs = _read(pred, fmt)
     return score_docs(
         gold_docs, pred_docs, keep_singletons=keep_singletons, gold_name=gold, pred_name=pred
     )
+
+
+def _read(path: Path, fmt: Optional[str]) -> List[Doc]:
+    """The docs of a file or directory, in the given format or the one its names stand for."""
+    if fmt is None:
+        return read_docs(path)
+    if fmt != InputFormat.conll.value:
+        raise ValueError(f"Unknown input format '{fmt}': expected 'conll' or None (by name).")
+    vocab = Vocab()
+    files = sorted(p for p in path.iterdir() if _is_data_file(p)) if path.is_dir() else [path]
+    # Documents repeated across the files are rejected when indexed (`score_docs`).
+    return [doc for file_path in files for doc in read_conll(file_path, vocab=vocab)]
+
+
+def _is_data_file(path: Path) -> bool:
+    return path.is_file() and not path.name.startswith(".")
 
 
 def score_docs(

@@ -10,8 +10,7 @@ from wasabi import msg
 from ..errors import DataFormatError
 from ..formats import read_docs
 from ..formats.stats import data_stats
-from ._app import app
-from .convert import fail_one_line
+from ._app import app, fail_one_line
 
 LABELS = {
     "documents": "Documents",

@@ -92,18 +92,24 @@ def parse_brackets(field: str, loc: str) -> Tuple[List[int], List[int], List[int
 class _Brackets:
     """Pairs brackets into mentions the way the reference scorer (v8.01) does: per token,
     one-token mentions first, then opens, then closes, each close taking the latest open
-    bracket of its cluster."""
+    bracket of its cluster.
+
+    Clusters are kept in v8.01's order too: a cluster id is registered at its first bracket
+    (v8.01's `GetIndex`), not when its first mention closes. Where a span belongs to two
+    clusters, MUC and B-cubed depend on that order, and `set_clusters` keeps it for clusters
+    whose first mentions tie (its sort is stable)."""
 
     def __init__(self) -> None:
         self.open: Dict[int, List[Tuple[int, int]]] = defaultdict(list)  # id -> (token, line)
-        self.clusters: Dict[int, List[MentionOffset]] = defaultdict(list)
+        self.clusters: Dict[int, List[MentionOffset]] = {}
 
     def add(self, i: int, brackets: Tuple[List[int], List[int], List[int]], line: int) -> int:
         """Apply token i's brackets. RETURNS (int): a cluster id closed but never opened, or -1."""
         singles, opens, closes = brackets
         for cid in singles:
-            self.clusters[cid].append((i, i + 1))
+            self.clusters.setdefault(cid, []).append((i, i + 1))
         for cid in opens:
+            self.clusters.setdefault(cid, [])
             self.open[cid].append((i, line))
         for cid in closes:
             if not self.open[cid]:
@@ -337,7 +343,7 @@ def _check_readable(column: List[str], clusters: ClusterOffsets, name: str) -> N
     for i, field in enumerate(column):
         brackets.add(i, parse_brackets(field, name), 0)
     for cid, cluster in enumerate(clusters):
-        if sorted(brackets.clusters[cid]) != cluster:
+        if sorted(brackets.clusters.get(cid, [])) != cluster:
             mentions = ", ".join(f"[{s}:{e}]" for s, e in cluster)
             raise DataFormatError(Errors.CE016.format(doc=name, mentions=mentions))
 

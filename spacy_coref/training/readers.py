@@ -6,8 +6,9 @@ through frozen components (parser, `coref_mentions`, a frozen transformer) whose
 for every later epoch: with a frozen encoder, training then costs the head alone.
 """
 import random
+import weakref
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -16,6 +17,13 @@ from spacy.util import registry
 
 from ..errors import Errors
 from ..formats import read_docs
+
+# `spacy train` resolves the corpora twice (once to initialize, once to train) into separate
+# reader objects for the same pipeline: the annotated examples are shared between them so the
+# frozen components run once per process.
+_ANNOTATED: "weakref.WeakKeyDictionary[Language, Dict[Tuple, List[Example]]]" = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @registry.readers("spacy_coref.CoNLLCorpus.v1")
@@ -46,14 +54,15 @@ class CoNLLCorpus:
         self.annotate = annotate
         self.max_docs = max_docs
         self.seed = seed
-        self._cache: Optional[List[Example]] = None
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
-        if self._cache is None:
-            self._cache = self._load(nlp)
+        cache = _ANNOTATED.setdefault(nlp, {})
+        key = (str(self.path), tuple(self.annotate), self.max_docs, self.seed)
+        if key not in cache:
+            cache[key] = self._load(nlp)
         # Training never writes onto predicted docs (only annotating components do, and they ran
         # once), so the cached examples are handed out as they are.
-        yield from self._cache
+        yield from cache[key]
 
     def _load(self, nlp: Language) -> List[Example]:
         references = read_docs(self.path, vocab=nlp.vocab)

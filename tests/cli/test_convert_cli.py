@@ -1,4 +1,5 @@
-"""`spacy-coref convert` and `spacy-coref stats`, run through the typer app."""
+"""`spacy-coref convert`, `spacy-coref stats` and `spacy-coref make-corpus`, run through the
+typer app."""
 import json
 
 import pytest
@@ -19,6 +20,16 @@ d\t0\t0\tShe\t(1)
 """
 
 runner = CliRunner()
+
+
+def assert_one_line_error(result, *texts: str) -> None:
+    """Exit status 1, nothing on stdout and one error line on stderr, however long."""
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("\u2718 "), result.stderr
+    for text in texts:
+        assert text in lines[0]
 
 
 @pytest.fixture
@@ -48,17 +59,13 @@ def test_convert_malformed_input_fails_with_one_line(tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text(CONLL.replace("1)\n", "2)\n"), encoding="utf8")
     result = runner.invoke(app, ["convert", str(bad), str(tmp_path / "out.spacy")])
-    assert result.exit_code == 1
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1
-    assert "CE013" in lines[0] and f"{bad}:5:" in lines[0]
+    assert_one_line_error(result, "CE013", f"{bad}:5:")
     assert not (tmp_path / "out.spacy").exists()
 
 
 def test_convert_unknown_output_format(conll_file, tmp_path):
     result = runner.invoke(app, ["convert", str(conll_file), str(tmp_path / "out.txt")])
-    assert result.exit_code == 1
-    assert "CE001" in result.output
+    assert_one_line_error(result, "CE001", "out.txt")
 
 
 def test_convert_shows_warnings(tmp_path):
@@ -82,3 +89,20 @@ def test_stats_table(conll_file):
     result = runner.invoke(app, ["stats", str(conll_file)])
     assert result.exit_code == 0, result.output
     assert "Nested mentions" in result.output
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_stats_malformed_input_fails_with_one_line(tmp_path, extra):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(CONLL.replace("1)\n", "2)\n"), encoding="utf8")
+    result = runner.invoke(app, ["stats", str(bad), *extra])
+    assert_one_line_error(result, "CE013", f"{bad}:5:")
+
+
+def test_make_corpus_malformed_input_fails_with_one_line(tmp_path):
+    conll_dir = tmp_path / "data" / "litbank" / "train" / "conll"
+    conll_dir.mkdir(parents=True)
+    bad = conll_dir / "bad.conll"
+    bad.write_text(CONLL.replace("1)\n", "2)\n"), encoding="utf8")
+    result = runner.invoke(app, ["make-corpus", str(tmp_path / "data"), str(tmp_path / "out")])
+    assert_one_line_error(result, "CE013", f"{bad}:5:")

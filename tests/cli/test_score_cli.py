@@ -70,6 +70,17 @@ def run(*args: str):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def assert_one_line_error(result, *texts: str) -> None:
+    """Exit status 1, nothing on stdout and one error line on stderr, however long."""
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("\u2718 "), result.stderr
+    assert "Traceback" not in result.output
+    for text in texts:
+        assert text in lines[0]
+
+
 def test_json_equals_metrics(files):
     result = run("score", *files, "--json")
     assert result.exit_code == 0, result.output
@@ -126,11 +137,7 @@ def test_document_errors(tmp_path, files, pred_docs, code, text):
     gold, _ = files
     pred = write_conll(tmp_path / "bad.conll", pred_docs)
     for extra in ([], ["--json"]):
-        result = run("score", gold, pred, *extra)
-        assert result.exit_code == 1
-        output = " ".join(result.output.split())  # wasabi wraps at 80 columns
-        assert code in output and text in output
-        assert output.count("✘") == 1 and "Traceback" not in output
+        assert_one_line_error(run("score", gold, pred, *extra), code, text)
 
 
 def test_repeated_key_mention_warns(tmp_path):
@@ -143,6 +150,71 @@ def test_repeated_key_mention_warns(tmp_path):
     scores = json.loads(run("score", gold, pred, "--json").stdout)
     assert scores["muc"]["r"] == pytest.approx(50.0)  # v8.01: see test_metrics.py
 
+
+
+def test_any_file_name_with_format_conll(tmp_path, files):
+    gold, pred = files
+    key = tmp_path / "key.txt"
+    resp = tmp_path / "resp.txt"
+    key.write_bytes(gold.read_bytes())
+    resp.write_bytes(pred.read_bytes())
+    assert_one_line_error(run("score", key, resp, "--json"), "CE001", "key.txt")
+    result = run("score", key, resp, "--json", "--format", "conll")
+    assert result.exit_code == 0, result.output
+    expected = json.loads(run("score", gold, pred, "--json").stdout)
+    assert json.loads(result.stdout) == expected
+    (tmp_path / "gold_dir").mkdir()
+    (tmp_path / "gold_dir" / "key.txt").write_bytes(gold.read_bytes())
+    result = run("score", tmp_path / "gold_dir", resp, "--json", "--format", "conll")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == expected
+    bad = run("score", key, resp, "--format", "txt")
+    assert bad.exit_code != 0 and "--format" in bad.output
+
+
+def test_format_conll_rejects_documents_repeated_across_files(tmp_path, files):
+    gold, pred = files
+    (tmp_path / "pred_dir").mkdir()
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / "pred_dir" / name).write_bytes(pred.read_bytes())
+    result = run("score", gold, tmp_path / "pred_dir", "--format", "conll")
+    assert_one_line_error(result, "CE052")
+
+
+# Two key clusters share their first span [0:2]; cluster 1's bracket opens first, cluster 0's
+# closes first. v8.01 orders clusters by their first bracket, and where a key span sits in two
+# clusters MUC and B-cubed count it in the last one: here cluster 0, which the response's
+# [3:4] is not in, so MUC finds no correct link (0/2, 0/1). In close order, it would be 1/2, 1/1.
+SHARED_KEY = """#begin document (d); part 000
+d\t0\t0\tThe\t(1(0
+d\t0\t1\tdog\t0)1)
+d\t0\t2\tit\t(0)
+d\t0\t3\tbarks\t(1)
+#end document
+"""
+SHARED_RESPONSE = """#begin document (d); part 000
+d\t0\t0\tThe\t(0
+d\t0\t1\tdog\t0)
+d\t0\t2\tit\t-
+d\t0\t3\tbarks\t(0)
+#end document
+"""
+
+
+def test_shared_key_span_scored_in_reference_scorer_cluster_order(tmp_path):
+    gold = tmp_path / "gold.conll"
+    pred = tmp_path / "pred.conll"
+    gold.write_text(SHARED_KEY, encoding="utf8")
+    pred.write_text(SHARED_RESPONSE, encoding="utf8")
+    result = run("score", gold, pred, "--json")
+    assert result.exit_code == 0, result.output
+    scores = json.loads(result.stdout)
+    # v8.01 (scorer.pl muc / bcub / ceafe) on these two files.
+    assert (scores["muc"]["r"], scores["muc"]["p"]) == (0.0, 0.0)
+    assert scores["b3"]["r"] == pytest.approx(100 * 1.5 / 4)
+    assert scores["b3"]["p"] == pytest.approx(100 * 1.5 / 2)
+    assert scores["ceafe"]["r"] == pytest.approx(50.0)
+    assert scores["ceafe"]["p"] == pytest.approx(100.0)
 
 GAP_ROWS = [
     ["t-1", "John met Bill. He left.", "He", "15", "John", "0", "TRUE", "Bill", "9", "FALSE", "u"],
@@ -164,5 +236,5 @@ def test_gap_score(tmp_path):
     table = run("gap-score", gold, pred)
     assert "Masculine" in table.stdout and "Bias (F/M)" in table.stdout
     pred.write_text("t-1\tTRUE\tFALSE\nt-2\tyes\tFALSE\n")
-    bad = run("gap-score", gold, pred)
-    assert bad.exit_code == 1 and f"CE054] {pred}:2:" in bad.stdout
+    for extra in ([], ["--json"]):
+        assert_one_line_error(run("gap-score", gold, pred, *extra), f"CE054] {pred}:2:")

@@ -289,3 +289,21 @@ def test_nested_and_shared_boundary_mentions_round_trip(tmp_path):
         warnings.simplefilter("ignore")
         (again,) = read_conll(tmp_path / "out.conll")
     assert sorted(get_clusters(again)) == sorted(get_clusters(doc))
+
+
+def test_clusters_keep_first_bracket_order_when_first_mentions_tie(tmp_path):
+    # Clusters 1 and 0 share their first span [0:2]. v8.01 orders clusters by their first
+    # bracket, so cluster 1 (opened first) comes first, although cluster 0's mention closes
+    # first. The order decides MUC and B-cubed of a shared span (see test_score_cli.py).
+    lines = ["#begin document (d); part 000", _line("d", 0, "The", "(1(0"),
+             _line("d", 1, "dog", "0)1)"), _line("d", 2, "it", "(0)"),
+             _line("d", 3, "barks", "(1)"), "#end document"]
+    with pytest.warns(UserWarning, match="CW001"):
+        (doc,) = _read(_write(tmp_path, lines))
+    assert get_clusters(doc) == [[(0, 2), (3, 4)], [(0, 2), (2, 3)]]
+    # The writer numbers clusters in that order, so a round trip keeps it.
+    write_conll([doc], tmp_path / "out.conll")
+    with pytest.warns(UserWarning, match="CW001"):
+        (again,) = read_conll(tmp_path / "out.conll")
+    assert get_clusters(again) == get_clusters(doc)
+
