@@ -41,6 +41,9 @@ class Warnings(metaclass=ErrorsWithCodes):
              "empty responses, as the reference scorer v8.01 does: {docs}.")
     CW052 = ("{n} predicted GAP example(s) are not in the gold file and were ignored: {ids}.")
     # mention extraction (CW070-CW099)
+    CW070 = ("Component '{name}' found a dependency parse but no POS tags, so only its entity "
+             "rule can find mentions. Put a tagger (and, for spaCy's English pipelines, the "
+             "attribute_ruler that maps tags to POS) before it.")
     # clustering model and pipe (CW100-CW149)
     # CLI, training, packaging (CW150-CW199)
     pass

@@ -1,0 +1,411 @@
+"""The mention rules and filters on hand-built parsed docs (so parser releases do not move them)."""
+from typing import List, Optional
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import spacy
+from spacy.tokens import Doc
+
+from spacy_coref.pipeline.mention_rules import (
+    DEFAULT_RULES,
+    KNOWN_RULES,
+    RULES,
+    _ids,
+    entities,
+    extract_mentions,
+    filter_mentions,
+    is_numeric,
+    is_pleonastic_it,
+    outermost,
+    read_parse,
+    trim,
+    unknown_rules,
+)
+
+# An English vocab: the rules read lowercase forms ("it", "this", "here").
+VOCAB = spacy.blank("en").vocab
+
+
+def make_doc(
+    rows: List[tuple], ents: Optional[List[str]] = None, lemmas: Optional[List[str]] = None
+) -> Doc:
+    """A doc from (word, head, dep, pos[, tag]) rows; heads are absolute indices."""
+    return Doc(
+        VOCAB,
+        words=[row[0] for row in rows],
+        heads=[row[1] for row in rows],
+        deps=[row[2] for row in rows],
+        pos=[row[3] for row in rows],
+        tags=[row[4] if len(row) > 4 else "" for row in rows],
+        ents=ents,
+        lemmas=lemmas,
+    )
+
+
+def texts(doc: Doc, spans) -> List[str]:
+    return sorted(doc[start:end].text for start, end in spans)
+
+
+def rule_texts(doc: Doc, name: str) -> List[str]:
+    """What one rule proposes, after the common trimming and filters."""
+    return texts(doc, extract_mentions(doc, rules=[name]))
+
+
+# "Even the king of France , who smiled , saw her sister ."
+KING = make_doc(
+    [
+        ("Even", 2, "advmod", "ADV"),
+        ("the", 2, "det", "DET"),
+        ("king", 9, "nsubj", "NOUN"),
+        ("of", 2, "prep", "ADP"),
+        ("France", 3, "pobj", "PROPN", "NNP"),
+        (",", 2, "punct", "PUNCT"),
+        ("who", 7, "nsubj", "PRON", "WP"),
+        ("smiled", 2, "relcl", "VERB"),
+        (",", 2, "punct", "PUNCT"),
+        ("saw", 9, "ROOT", "VERB"),
+        ("her", 11, "poss", "PRON", "PRP$"),
+        ("sister", 9, "dobj", "NOUN"),
+        (".", 9, "punct", "PUNCT"),
+    ],
+    ents=["O", "O", "O", "O", "B-GPE"] + ["O"] * 8,
+)
+
+
+def test_noun_phrases_heads_modifiers_and_nested():
+    found = rule_texts(KING, "noun_phrases")
+    for expected in [
+        "Even the king of France , who smiled",  # the whole subtree
+        "the king of France , who smiled",  # without the leading adverb
+        "the king",  # head with its left dependents
+        "the king of France",  # up to the first break
+        "France",
+        "her sister",
+    ]:
+        assert expected in found
+    # Nothing starts or ends with punctuation, and pronouns alone are not noun phrases.
+    assert "Even the king of France , who smiled ," not in found
+    assert "her" not in found and "who" not in found
+
+
+def test_noun_modifiers_are_not_mentions_but_names_are():
+    # "the school building" / "the UK government" / "Mary Walkup"
+    doc = make_doc(
+        [
+            ("the", 2, "det", "DET"),
+            ("school", 2, "compound", "NOUN"),
+            ("building", 2, "ROOT", "NOUN"),
+            ("the", 5, "det", "DET"),
+            ("UK", 5, "compound", "PROPN"),
+            ("government", 5, "ROOT", "NOUN"),
+            ("Mary", 7, "compound", "PROPN"),
+            ("Walkup", 7, "ROOT", "PROPN"),
+        ],
+        ents=["O", "O", "O", "O", "B-GPE", "O", "B-PERSON", "I-PERSON"],
+    )
+    found = rule_texts(doc, "noun_phrases")
+    assert "school" not in found and "the school building" in found
+    assert "UK" in found and "the UK government" in found
+    assert "Mary" not in found and "Mary Walkup" in found
+
+
+def test_adjectives_as_arguments():
+    # "the other left": an adjective heads a mention as a subject.
+    doc = make_doc(
+        [("the", 1, "det", "DET"), ("other", 2, "nsubj", "ADJ"), ("left", 2, "ROOT", "VERB")]
+    )
+    assert rule_texts(doc, "noun_phrases") == ["the other"]
+
+
+COORD = make_doc(
+    [
+        ("Alice", 3, "nsubj", "PROPN", "NNP"),
+        ("and", 0, "cc", "CCONJ"),
+        ("Bob", 0, "conj", "PROPN", "NNP"),
+        ("came", 3, "ROOT", "VERB"),
+        ("and", 3, "cc", "CCONJ"),
+        ("went", 3, "conj", "VERB"),
+    ]
+)
+
+
+def test_coordination_gives_the_whole_and_each_conjunct():
+    assert rule_texts(COORD, "coordination") == ["Alice", "Alice and Bob", "Bob"]
+
+
+def test_noun_phrases_stop_before_a_coordination():
+    assert "Alice" in rule_texts(COORD, "noun_phrases")
+
+
+APPOS = make_doc(
+    [
+        ("Walter", 5, "nsubj", "PROPN", "NNP"),
+        (",", 0, "punct", "PUNCT"),
+        ("a", 3, "det", "DET"),
+        ("baronet", 0, "appos", "NOUN"),
+        (",", 0, "punct", "PUNCT"),
+        ("smiled", 5, "ROOT", "VERB"),
+    ]
+)
+
+
+def test_appositions_anchor_appositive_and_both():
+    assert rule_texts(APPOS, "appositions") == ["Walter", "Walter , a baronet", "a baronet"]
+
+
+PRONOUNS = make_doc(
+    [
+        ("I", 1, "nsubj", "PRON", "PRP"),
+        ("saw", 1, "ROOT", "VERB"),
+        ("myself", 1, "dobj", "PRON", "PRP"),
+        ("and", 1, "cc", "CCONJ"),
+        ("this", 5, "det", "DET", "DT"),
+        ("dog", 1, "conj", "NOUN"),
+        ("there", 1, "advmod", "ADV", "RB"),
+        (";", 1, "punct", "PUNCT"),
+        ("that", 10, "nsubj", "DET", "DT"),
+        ("who", 10, "nsubj", "PRON", "WP"),
+        ("is", 1, "conj", "AUX"),
+        ("there", 12, "expl", "PRON", "EX"),
+        ("mine", 10, "attr", "PRON", "PRP"),
+    ]
+)
+
+
+def test_pronouns_personal_reflexive_demonstrative_locative():
+    found = rule_texts(PRONOUNS, "pronouns")
+    assert found == sorted(["I", "myself", "there", "that", "mine"])
+    # Not the determiner "this", the relative "who" or the expletive "there".
+    assert "this" not in found and "who" not in found
+    assert (11, 12) not in extract_mentions(PRONOUNS, rules=["pronouns"])
+
+
+def test_possessives_with_and_without_s():
+    doc = make_doc(
+        [
+            ("Lady", 1, "compound", "PROPN", "NNP"),
+            ("Elliot", 3, "poss", "PROPN", "NNP"),
+            ("'s", 1, "case", "PART", "POS"),
+            ("book", 3, "ROOT", "NOUN"),
+            ("and", 3, "cc", "CCONJ"),
+            ("his", 6, "poss", "PRON", "PRP$"),
+            ("hat", 3, "conj", "NOUN"),
+        ]
+    )
+    assert rule_texts(doc, "possessives") == ["Lady Elliot", "Lady Elliot 's", "his"]
+
+
+def test_proper_noun_runs_and_titles():
+    doc = make_doc(
+        [
+            ("President", 3, "compound", "PROPN", "NNP"),
+            ("Warren", 3, "compound", "PROPN", "NNP"),
+            ("G.", 3, "compound", "PROPN", "NNP"),
+            ("Harding", 4, "nsubj", "PROPN", "NNP"),
+            ("spoke", 4, "ROOT", "VERB"),
+            ("to", 4, "prep", "ADP"),
+            ("Congress", 5, "pobj", "PROPN", "NNP"),
+        ]
+    )
+    assert rule_texts(doc, "proper_nouns") == [
+        "Congress",
+        "President Warren G. Harding",
+        "Warren G. Harding",
+    ]
+
+
+def test_entities_by_label_and_without_the():
+    doc = make_doc(
+        [
+            ("the", 2, "det", "DET"),
+            ("United", 2, "compound", "PROPN"),
+            ("Nations", 3, "nsubj", "PROPN"),
+            ("met", 3, "ROOT", "VERB"),
+            ("Tuesday", 3, "npadvmod", "PROPN"),
+        ],
+        ents=["B-ORG", "I-ORG", "I-ORG", "O", "B-DATE"],
+    )
+    assert rule_texts(doc, "entities") == ["United Nations", "the United Nations"]
+    view = read_parse(doc)
+    assert list(entities(view, _ids("DATE"))) == [(4, 5)]
+
+
+def test_event_verbs_are_not_a_default_rule():
+    assert "event_verbs" not in DEFAULT_RULES
+    assert rule_texts(COORD, "event_verbs") == ["came", "went"]
+
+
+def test_every_rule_is_known_and_unknown_names_are_reported():
+    assert set(RULES) | {"entities"} == set(KNOWN_RULES)
+    assert unknown_rules(["pronouns", "nouns", "verbs"]) == ["nouns", "verbs"]
+
+
+# Filters
+
+
+def test_trim_drops_punctuation_conjunctions_and_spaces_at_the_edges():
+    doc = make_doc(
+        [
+            ("“", 1, "punct", "PUNCT"),
+            ("Alice", 1, "ROOT", "PROPN"),
+            ("”", 1, "punct", "PUNCT"),
+            ("and", 1, "cc", "CCONJ"),
+            ("\n", 1, "dep", "SPACE"),
+        ]
+    )
+    view = read_parse(doc)
+    assert trim(view, 0, 5) == (1, 2)
+    assert trim(view, 3, 5) == (5, 5)  # nothing left: dropped by filter_mentions
+    assert filter_mentions(view, [(0, 5), (3, 5)], max_width=10) == [(1, 2)]
+
+
+def test_trim_keeps_a_closing_bracket_it_opened():
+    doc = make_doc(
+        [
+            ("Quilis", 0, "ROOT", "PROPN"),
+            ("(", 0, "punct", "PUNCT"),
+            ("1964", 0, "appos", "NUM"),
+            (")", 0, "punct", "PUNCT"),
+        ]
+    )
+    view = read_parse(doc)
+    assert trim(view, 0, 4) == (0, 4)
+    assert trim(view, 2, 4) == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "rows,lemmas,pleonastic",
+    [
+        # It rained .
+        ([("It", 1, "nsubj", "PRON", "PRP"), ("rained", 1, "ROOT", "VERB")], ["it", "rain"], True),
+        # It seems that he left
+        (
+            [
+                ("It", 1, "nsubj", "PRON", "PRP"),
+                ("seems", 1, "ROOT", "VERB"),
+                ("that", 4, "mark", "SCONJ"),
+                ("he", 4, "nsubj", "PRON", "PRP"),
+                ("left", 1, "ccomp", "VERB"),
+            ],
+            ["it", "seem", "that", "he", "leave"],
+            True,
+        ),
+        # It is clear that she won
+        (
+            [
+                ("It", 1, "nsubj", "PRON", "PRP"),
+                ("is", 1, "ROOT", "AUX"),
+                ("clear", 1, "acomp", "ADJ"),
+                ("that", 5, "mark", "SCONJ"),
+                ("she", 5, "nsubj", "PRON", "PRP"),
+                ("won", 1, "ccomp", "VERB"),
+            ],
+            ["it", "be", "clear", "that", "she", "win"],
+            True,
+        ),
+        # it 's an expletive
+        ([("it", 1, "expl", "PRON", "PRP"), ("is", 1, "ROOT", "AUX")], ["it", "be"], True),
+        # It was red : referential
+        (
+            [
+                ("It", 1, "nsubj", "PRON", "PRP"),
+                ("was", 1, "ROOT", "AUX"),
+                ("red", 1, "acomp", "ADJ"),
+            ],
+            ["it", "be", "red"],
+            False,
+        ),
+        # I saw it : referential
+        (
+            [
+                ("I", 1, "nsubj", "PRON", "PRP"),
+                ("saw", 1, "ROOT", "VERB"),
+                ("it", 1, "dobj", "PRON", "PRP"),
+            ],
+            ["I", "see", "it"],
+            False,
+        ),
+    ],
+)
+def test_pleonastic_it(rows, lemmas, pleonastic):
+    # With and without a lemmatizer.
+    for doc in (make_doc(rows, lemmas=lemmas), make_doc(rows)):
+        it = next(t.i for t in doc if t.lower_ == "it")
+        assert is_pleonastic_it(read_parse(doc), it) is pleonastic
+        assert ((it, it + 1) in extract_mentions(doc)) is not pleonastic
+
+
+NUMBERS = make_doc(
+    [
+        ("In", 5, "prep", "ADP"),
+        ("1920", 0, "pobj", "NUM"),
+        ("that", 3, "det", "DET"),
+        ("year", 5, "npadvmod", "NOUN"),
+        ("three", 5, "nsubj", "NUM"),
+        ("left", 5, "ROOT", "VERB"),
+    ],
+    ents=["O", "B-DATE", "B-DATE", "I-DATE", "B-CARDINAL", "O"],
+)
+
+
+def test_numbers_and_dates_are_dropped_unless_kept():
+    view = read_parse(NUMBERS)
+    assert is_numeric(view, 1, 2) and is_numeric(view, 4, 5)
+    assert not is_numeric(view, 2, 4)  # "that year" refers
+    assert texts(NUMBERS, extract_mentions(NUMBERS)) == ["that year"]
+    kept = texts(NUMBERS, extract_mentions(NUMBERS, keep_numbers=True))
+    assert kept == ["1920", "that year", "three"]
+
+
+def test_max_width():
+    wide = texts(KING, extract_mentions(KING, max_width=3))
+    assert "the king" in wide and "the king of France" not in wide
+    assert all(len(text.split()) <= 3 for text in wide)
+
+
+def test_keep_nested_false_keeps_the_outermost():
+    assert outermost([(0, 3), (1, 2), (1, 4), (5, 6), (5, 6)]) == [(0, 3), (1, 4), (5, 6)]
+    flat = extract_mentions(KING, keep_nested=False)
+    assert all(not (s <= s2 and e2 <= e and (s, e) != (s2, e2)) for s, e in flat for s2, e2 in flat)
+    assert "her sister" in texts(KING, flat) and "her" not in texts(KING, flat)
+
+
+def test_empty_doc_and_doc_without_entities():
+    assert extract_mentions(Doc(VOCAB, words=[])) == []
+    assert not APPOS.ents
+    assert "Walter" in texts(APPOS, extract_mentions(APPOS))
+
+
+# fmt: off
+POS_LABELS = ["NOUN", "PROPN", "PRON", "DET", "ADJ", "VERB", "NUM", "PUNCT", "CCONJ", "ADP",
+              "SPACE"]
+DEP_LABELS = ["nsubj", "dobj", "pobj", "conj", "cc", "appos", "poss", "compound", "det", "punct",
+              "prep", "expl", "case", "acomp", "ccomp"]
+WORDS = ["it", "the", ",", "Alice", "'s", "1920", " ", "(", ")", "this", "there"]
+# fmt: on
+
+
+@st.composite
+def parsed_docs(draw):
+    """Random trees (each token's head comes earlier) with random labels."""
+    n = draw(st.integers(min_value=1, max_value=25))
+    heads = [0] + [draw(st.integers(min_value=0, max_value=i - 1)) for i in range(1, n)]
+    pos = draw(st.lists(st.sampled_from(POS_LABELS), min_size=n, max_size=n))
+    deps = ["ROOT"] + draw(st.lists(st.sampled_from(DEP_LABELS), min_size=n - 1, max_size=n - 1))
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n))
+    return Doc(VOCAB, words=words, heads=heads, deps=deps, pos=pos)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(parsed_docs(), st.integers(min_value=1, max_value=6), st.booleans())
+def test_random_trees(doc, max_width, keep_nested):
+    rules = list(KNOWN_RULES)
+    mentions = extract_mentions(doc, rules=rules, max_width=max_width, keep_nested=keep_nested)
+    assert mentions == sorted(set(mentions))
+    for start, end in mentions:
+        assert 0 <= start < end <= len(doc) and end - start <= max_width
+        assert not doc[start].is_punct and not doc[start].is_space
+        assert not doc[end - 1].is_space
+    again = extract_mentions(doc, rules=rules, max_width=max_width, keep_nested=keep_nested)
+    assert again == mentions
