@@ -132,7 +132,14 @@ class CorefCluster(TrainablePipe):
             return []
         self._check_initialized()
         self._check_candidates(docs)
-        return self.model.predict(docs)
+        # Empty docs get empty scores without a forward pass: some encoders (spacy-transformers'
+        # pooling) fail on a batch of only empty docs.
+        nonempty = [i for i, doc in enumerate(docs) if len(doc)]
+        scores = [empty_scores(self.model.ops)] * len(docs)
+        if nonempty:
+            for i, doc_scores in zip(nonempty, self.model.predict([docs[i] for i in nonempty])):
+                scores[i] = doc_scores
+        return scores
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[CorefScores]) -> None:
         """Write the clusters (two or more mentions each) to doc.spans."""
@@ -272,6 +279,13 @@ class CorefCluster(TrainablePipe):
 
         util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
         return self
+
+
+def empty_scores(ops) -> CorefScores:
+    """The scores of a doc without tokens."""
+    return CorefScores(
+        ops.alloc2i(0, 2), ops.alloc1f(0), ops.alloc1i(0), ops.alloc2i(0, 0), ops.alloc2f(0, 1)
+    )
 
 
 def gold_annotation(eg: Example) -> Tuple[Dict[MentionOffset, int], Optional[Set[MentionOffset]]]:
