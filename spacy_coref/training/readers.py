@@ -17,6 +17,7 @@ from spacy.util import registry
 
 from ..errors import Errors
 from ..formats import read_docs
+from ..util import bare_copy
 
 # `spacy train` resolves the corpora twice (once to initialize, once to train) into separate
 # reader objects for the same pipeline: the annotated examples are shared between them so the
@@ -70,18 +71,10 @@ class CoNLLCorpus:
             random.Random(self.seed).shuffle(references)
         if self.max_docs:
             references = references[: self.max_docs]
-        predicted: Iterable[Doc] = (_bare_copy(ref) for ref in references)
+        predicted: Iterable[Doc] = (bare_copy(ref) for ref in references)
         for name in self.annotate:
             if name not in nlp.component_names:
                 raise ValueError(Errors.CE151.format(name=name, names=nlp.component_names))
             predicted = nlp.get_pipe(name).pipe(predicted, batch_size=nlp.batch_size)
         return [Example(doc, ref) for doc, ref in zip(predicted, references)]
 
-
-def _bare_copy(reference: Doc) -> Doc:
-    """The reference's words and spaces, without any annotation."""
-    return Doc(
-        reference.vocab,
-        words=[t.text for t in reference],
-        spaces=[bool(t.whitespace_) for t in reference],
-    )
