@@ -1,6 +1,7 @@
 """`spacy-coref export-default`: keep the coreference part of a trained pipeline, without the
 frozen encoder's weights, as a directory the `coref` component loads."""
 from pathlib import Path
+from typing import Optional
 
 import spacy
 import typer
@@ -17,11 +18,19 @@ def export_default_cli(
     # fmt: off
     trained: Path = typer.Argument(..., help="A trained pipeline directory (e.g. training/coref/model-best)", exists=True, file_okay=False),
     output: Path = typer.Argument(..., help="Output directory (spacy_coref/default_model for the shipped default)"),
+    null_score: Optional[float] = typer.Option(None, "--null-score", help="Decode with this score for 'no antecedent' (lower links more)"),
     # fmt: on
 ) -> None:
     """Export the transformer config, coref_mentions and coref_cluster of a trained pipeline."""
     names = spacy.util.load_config(trained / "config.cfg")["nlp"]["pipeline"]
     nlp = spacy.load(trained, exclude=[name for name in names if name not in COREF_COMPONENTS])
+    if null_score is not None:
+        nlp.get_pipe("coref_cluster").cfg["null_score"] = null_score
     save_coref_pipeline(nlp, output, encoder_from_package=True)
+    if null_score is not None:
+        # keep config.cfg in agreement with the component's saved cfg
+        config = spacy.util.load_config(output / "config.cfg", interpolate=False)
+        config["components"]["coref_cluster"]["null_score"] = null_score
+        config.to_disk(output / "config.cfg")
     size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
     msg.good(f"Exported {nlp.pipe_names} to {output} ({size / 1e6:.1f} MB)")

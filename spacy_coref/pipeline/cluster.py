@@ -59,6 +59,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
         "model": DEFAULT_MODEL,
         "spans_prefix": CLUSTER_PREFIX,
         "mention_loss_weight": 0.0,
+        "null_score": 0.0,
         "store_scores": False,
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
@@ -77,6 +78,7 @@ def make_coref_cluster(
     model: Model,
     spans_prefix: str,
     mention_loss_weight: float,
+    null_score: float,
     store_scores: bool,
     scorer: Optional[Callable],
 ) -> "CorefCluster":
@@ -87,6 +89,8 @@ def make_coref_cluster(
     spans_prefix (str): prefix of the cluster keys.
     mention_loss_weight (float): lambda of the mention cross-entropy added to the antecedent
         loss (useful with partial annotation such as GAP).
+    null_score (float): the score of "no antecedent" when decoding (0 as in training); a lower
+        value links more mentions.
     store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
     scorer (Optional[Callable]): the scoring method.
     """
@@ -96,6 +100,7 @@ def make_coref_cluster(
         name,
         spans_prefix=spans_prefix,
         mention_loss_weight=mention_loss_weight,
+        null_score=null_score,
         store_scores=store_scores,
         scorer=scorer,
     )
@@ -110,6 +115,7 @@ class CorefCluster(TrainablePipe):
         *,
         spans_prefix: str = CLUSTER_PREFIX,
         mention_loss_weight: float = 0.0,
+        null_score: float = 0.0,
         store_scores: bool = False,
         scorer: Optional[Callable] = None,
     ) -> None:
@@ -121,6 +127,7 @@ class CorefCluster(TrainablePipe):
         self.cfg: Dict[str, Any] = {
             "spans_prefix": spans_prefix,
             "mention_loss_weight": mention_loss_weight,
+            "null_score": null_score,
             "store_scores": store_scores,
             "nI": None,
         }
@@ -144,7 +151,8 @@ class CorefCluster(TrainablePipe):
     def set_annotations(self, docs: Iterable[Doc], scores: List[CorefScores]) -> None:
         """Write the clusters (two or more mentions each) to doc.spans."""
         for doc, doc_scores in zip(docs, scores):
-            set_clusters(doc, predict_clusters(doc_scores), self.cfg["spans_prefix"])
+            clusters = predict_clusters(doc_scores, self.cfg.get("null_score", 0.0))
+            set_clusters(doc, clusters, self.cfg["spans_prefix"])
             if self.cfg["store_scores"]:
                 doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)
 

@@ -14,17 +14,19 @@ def valid_antecedents(scores: CorefScores) -> numpy.ndarray:
     return numpy.asarray(scores.scores)[:, FIRST_ANTECEDENT_COLUMN:] > MASKED_SCORE / 2
 
 
-def predict_clusters(scores: CorefScores) -> ClusterOffsets:
+def predict_clusters(scores: CorefScores, null_score: float = 0.0) -> ClusterOffsets:
     """Link each kept mention to its best antecedent (or none) and return the clusters of two or
     more mentions as token offsets, in document order.
 
     scores (CorefScores): the model's output for one doc.
+    null_score (float): the score of "no antecedent" (0 in the model); lower links more.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
-    pair_scores = numpy.asarray(scores.scores)  # [M, 1 + K]
+    pair_scores = numpy.array(scores.scores)  # [M, 1 + K] (a copy: the null column changes)
     n = pair_scores.shape[0]
     if n == 0 or pair_scores.shape[1] == 1:
         return []
+    pair_scores[:, NULL_COLUMN] = null_score
     best = pair_scores.argmax(axis=1)  # [M]
     linked = best != NULL_COLUMN  # [M]
     rows = numpy.arange(n)

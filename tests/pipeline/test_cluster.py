@@ -211,3 +211,28 @@ def test_partial_annotation_restricts_the_loss():
     # the unlabelled "Bob" gets no probability mass in "She"'s distribution
     bob_cols = numpy.asarray(scores.antecedents)[she] == kept.index([4, 5])
     assert numpy.all(grad[she, 1:][bob_cols] == 0)
+
+
+def test_decoding_chains_and_the_null_score():
+    """Links follow the best antecedent; chains merge; a lower null score links more."""
+    from spacy_coref.ml.s2e_coref import CorefScores
+    from spacy_coref.ml.torch.constants import MASKED_SCORE
+    from spacy_coref.pipeline.clustering import predict_clusters
+
+    candidates = numpy.array([[0, 1], [2, 3], [4, 5], [6, 7]])
+    antecedents = numpy.array([[0, 0], [0, 0], [1, 0], [2, 1]])
+    m = MASKED_SCORE
+    scores = numpy.array(
+        [
+            [0.0, m, m],  # first mention: nothing before it
+            [0.0, -1.0, m],  # (2,3) -> (0,1) scores -1: linked only when null < -1
+            [0.0, 2.0, 1.0],  # (4,5) -> (2,3)
+            [0.0, 3.0, 0.5],  # (6,7) -> (4,5)
+        ],
+        dtype="float32",
+    )
+    doc_scores = CorefScores(candidates, numpy.zeros(4), numpy.arange(4), antecedents, scores)
+    assert predict_clusters(doc_scores) == [[(2, 3), (4, 5), (6, 7)]]
+    assert predict_clusters(doc_scores, null_score=-2.0) == [[(0, 1), (2, 3), (4, 5), (6, 7)]]
+    assert predict_clusters(doc_scores, null_score=5.0) == []
+    assert doc_scores.scores[0, 0] == 0.0  # decoding does not change the model's scores
