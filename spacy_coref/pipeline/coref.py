@@ -56,8 +56,16 @@ class CorefStack(Pipe):
         self.vocab = vocab
         self.name = name
         self.cfg = {"pipeline": pipeline, "store_scores": store_scores}
-        self.inner = load_coref_pipeline(pipeline, vocab)
-        self._set_store_scores(store_scores)
+        # Loaded on first use: when the host pipeline is loaded from disk, `from_disk` provides
+        # the saved copy and the configured one is never read.
+        self._inner: Optional[Language] = None
+        self._path = coref_pipeline_path(pipeline)  # a wrong name fails here, not on first doc
+
+    @property
+    def inner(self) -> Language:
+        if self._inner is None:
+            self._set_inner(load_coref_pipeline(str(self._path), self.vocab))
+        return self._inner  # type: ignore[return-value]
 
     def __call__(self, doc: Doc) -> Doc:
         self._check_parse(doc)
@@ -84,8 +92,7 @@ class CorefStack(Pipe):
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "CorefStack":
-        self.inner = load_coref_pipeline(str(path), self.vocab)
-        self._set_store_scores(self.cfg["store_scores"])
+        self._set_inner(load_coref_pipeline(str(path), self.vocab))
         return self
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
@@ -94,8 +101,9 @@ class CorefStack(Pipe):
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "CorefStack":
         raise NotImplementedError(Errors.CE110.format(name=self.name))
 
-    def _set_store_scores(self, store_scores: bool) -> None:
-        self.inner.get_pipe("coref_cluster").cfg["store_scores"] = store_scores
+    def _set_inner(self, inner: Language) -> None:
+        inner.get_pipe("coref_cluster").cfg["store_scores"] = self.cfg["store_scores"]
+        self._inner = inner
 
     def _check_parse(self, doc: Doc) -> Doc:
         if len(doc) and not doc.has_annotation("DEP"):
@@ -103,10 +111,9 @@ class CorefStack(Pipe):
         return doc
 
 
-def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
-    """Load a trained coreference pipeline (directory or package; None: the shipped default)
-    sharing the host's vocab. A directory saved by `save_coref_pipeline` without encoder
-    weights gets them from the encoder package."""
+def coref_pipeline_path(pipeline: Optional[str]) -> Path:
+    """The directory of a trained coreference pipeline: a directory, an installed package, or
+    None for the shipped default. Raises if there is no trained pipeline there."""
     path = DEFAULT_PIPELINE_DIR if pipeline is None else Path(pipeline)
     if pipeline is not None and not path.exists():
         if not util.is_package(pipeline):
@@ -115,6 +122,14 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
         path = next((p.parent for p in path.glob("*/config.cfg")), path)
     if not (path / "config.cfg").exists():
         raise ValueError(Errors.CE113.format(path=path))
+    return path
+
+
+def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
+    """Load a trained coreference pipeline (directory or package; None: the shipped default)
+    sharing the host's vocab. A directory saved by `save_coref_pipeline` without encoder
+    weights gets them from the encoder package."""
+    path = coref_pipeline_path(pipeline)
     if not (path / ENCODER_WEIGHTS_MARKER).exists():
         return spacy.load(path, vocab=vocab)
     # The encoder's name in the config goes through spacy_coref.encoder_name.v1, which finds the
@@ -124,8 +139,11 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
     # the other components load their trained weights from the directory.
     nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
     for name, proc in nlp.pipeline:
-        if name != "transformer" and hasattr(proc, "from_disk") and (path / name).exists():
-            proc.from_disk(path / name, exclude=["vocab"])
+        if name == "transformer" or not hasattr(proc, "from_disk"):
+            continue
+        if not (path / name).exists():
+            raise ValueError(Errors.CE104.format(name=name, path=path / name))
+        proc.from_disk(path / name, exclude=["vocab"])
     nlp.meta[ENCODER_WEIGHTS_MARKER] = True
     return nlp
 

@@ -10,7 +10,7 @@ from spacy.training import Example
 from spacy.util import fix_random_seed
 
 from spacy_coref.annotations import get_clusters, set_clusters, set_mentions
-from spacy_coref.pipeline.cluster import CorefCluster, gold_annotation
+from spacy_coref.pipeline.cluster import gold_annotation
 
 SMALL = {"model": {"hidden_width": 32, "tok2vec": {"width": 32, "depth": 2, "embed_size": 500}}}
 

