@@ -45,7 +45,22 @@ class Warnings(metaclass=ErrorsWithCodes):
              "rule can find mentions. Put a tagger (and, for spaCy's English pipelines, the "
              "attribute_ruler that maps tags to POS) before it.")
     # clustering model and pipe (CW100-CW149)
+    CW100 = ("Component '{name}': {n} of {total} gold mention(s) of document {doc} do not align "
+             "with the predicted tokens and are left out of the loss. The training docs are "
+             "tokenized differently from the gold data: read them with "
+             "spacy_coref.CoNLLCorpus.v1, which keeps the gold tokens, or convert the data with "
+             "`spacy-coref convert`. (Shown once per component.)")
     # CLI, training, packaging (CW150-CW199)
+    # resolve CLI and rendering (CW200-CW219)
+    CW200 = ("{n} input record(s) have fields that the output replaces ({fields}), the first at "
+             "{loc}. The output keeps the resolver's values; rename the fields in the input to "
+             "keep yours.")
+    # inference, batching and benchmarks (CW240-CW259)
+    CW240 = ("The benchmark skips fastcoref: no --fastcoref-python was given. Create the separate "
+             "environment described in BENCHMARKS.md and pass its python to compare.")
+    # project workflows, evaluation and packaging (CW280-CW299)
+    CW280 = ("{n} JSON file(s) in {path} are not evaluation metrics (no \"conll\" or \"gap\" "
+             "field) and are left out of the table: {names}.")
     pass
 
 
@@ -175,4 +190,67 @@ class Errors(metaclass=ErrorsWithCodes):
              "config or on the command line (--paths.train corpus/train.spacy).")
     CE151 = ("The corpus reader was asked to annotate with component '{name}', which is not in "
              "the pipeline. Available: {names}.")
+    # resolve CLI and rendering (CE200-CE219)
+    CE200 = ("{loc}: not valid JSON ({error}). Expected one JSON object per line, such as "
+             "{{\"text\": \"Alice saw Bob.\", \"id\": 1}}.")
+    CE201 = "{loc}: expected a JSON object with a string field \"text\", but found {found}."
+    CE202 = "Cannot read the input {path}: {error}."
+    CE203 = ("{loc}: the input is not UTF-8 text ({error}). Convert it first, e.g. with "
+             "`iconv -f latin1 -t utf-8`.")
+    CE204 = ("No input to resolve: give texts as arguments, a file with --input FILE (or "
+             "--input - for stdin), or pipe text to stdin.")
+    CE205 = ("Got both texts as arguments and --input {path}: give one or the other.")
+    CE206 = ("Expected a spaCy Doc or an iterable of Docs to render, but found {found}.")
+    CE207 = ("Cannot load the coreference pipeline (--model {model}, --base {base}): {error}")
+    CE208 = "Cannot write the output {path}: {error}."
+    CE209 = ("Expected a pipeline with a coreference component (factory {factories}), but "
+             "'{model}' has only: {names}. Pass a coreference pipeline with --model.")
+    CE210 = ("{loc}: the record holds an unpaired surrogate ({char}), which is not Unicode text "
+             "and cannot be written as UTF-8. Fix the \\u escape in the input.")
+    # reliability (CE220-CE239)
+    CE220 = ("Component '{name}' could not read the config of its coreference pipeline, {path}: "
+             "the file is corrupted or not a spaCy config ({error}). Restore the file (for the "
+             "default model, reinstall spacy-coref) or save the pipeline again.")
+    CE221 = ("Could not read the settings of component '{name}' from {path}: expected a JSON "
+             "object as written by to_disk, but {found}. The file is corrupted: restore it or "
+             "save the pipeline again.")
+    # inference, batching and benchmarks (CE240-CE259)
+    CE240 = ("Expected max_tokens_in_batch to be a positive number of wordpieces, but found "
+             "{value}. Set [components.transformer.model] max_tokens_in_batch, e.g. 4096.")
+    CE241 = "Expected segment lengths of 0 or more wordpieces, but found {value}."
+    CE242 = ("The benchmark needs at least {minimum} words of text in {path}, but found {found}. "
+             "Point --data at the unlabeled prose directory (text files, one chunk each).")
+    CE243 = ("The fastcoref runner ({python}) failed with exit status {status}. Its last "
+             "output:\n{output}")
+    CE244 = ("Expected --long to be comma-separated positive word counts (e.g. 10000,30000), "
+             "but found '{value}'.")
+    CE245 = ("Expected max_padding to be a share of tokens between 0.0 and 1.0, but found "
+             "{value}.")
+    # pretraining and distillation (CE260-CE279)
+    CE260 = ("No unlabeled text found at {path}. Expected a .jsonl file or a directory of them, "
+             "one {{\"id\": ..., \"text\": ...}} object per line (e.g. ../shared/data/unlabeled).")
+    CE261 = ("None of the unlabeled texts gives a pre-training example: expected PERSON names "
+             "that occur twice or more, or third-person personal pronouns. Use more or longer "
+             "texts (--max-texts, --max-words), and a pipeline with NER and a tagger.")
+    CE262 = "{loc}: expected a JSON object with a string field \"text\", but found {found}."
+    CE263 = ("Cannot load pre-trained '{component}' weights from {path}: expected a pre-training "
+             "output directory (with '{component}/cfg' and '{component}/model') or a saved "
+             "component directory (with 'cfg' and 'model'). Check --paths.init_coref.")
+    CE264 = "Expected a '{name}' component in the pipeline, but found only {names}."
+    CE265 = ("The pre-trained '{name}' weights in {path} expect token vectors {saved} wide, but "
+             "the pipeline's encoder gives {width}. Pre-train with the same encoder as training.")
+    CE266 = ("Cannot load the weights in {path} into '{name}': the model's layers differ from "
+             "the pre-trained ones (same architecture settings needed). {error}")
+    CE267 = ("The teacher pipeline at {path} has no coreference component: expected a trained "
+             "pipeline with 'coref_cluster' or a 'coref' stack, or 'default'.")
+    CE268 = "Expected {option} to be 1 or more, but found {value}."
+    # project workflows, evaluation and packaging (CE280-CE299)
+    CE280 = ("GAP's gold-two-mention setting gives the labelled spans to the 'coref_mentions' "
+             "component as its candidates, but the pipeline has none (directly or inside a "
+             "'coref' stack). Found the components: {pipes}.")
+    CE281 = "{path}: not a readable metrics JSON file ({error})."
+    CE282 = ("{path}: no metrics files. Expected JSON files written by `spacy-coref evaluate "
+             "--output`, with a \"conll\" or \"gap\" field.")
+    CE283 = "Expected {option} to be 1 or more, but found {value}."
+    CE284 = "{path}: no documents to take a subset of."
 # fmt: on

@@ -1,7 +1,7 @@
 """`spacy-coref evaluate`: CoNLL and GAP metrics of a coreference pipeline on gold data."""
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Any, Dict, Optional
 
 import typer
 from wasabi import msg
@@ -10,6 +10,8 @@ from ..formats import read_docs
 from ..training.evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
 from ._app import app
 
+CONLL_METRICS = ("muc", "b3", "ceafe", "lea", "mentions")
+
 
 @app.command("evaluate")
 def evaluate_cli(
@@ -17,27 +19,48 @@ def evaluate_cli(
     model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or 'default'"),
     data: Path = typer.Argument(..., help="Gold data: .spacy, CoNLL-2012, GAP .tsv or .jsonl (file or directory)", exists=True),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline to stack a coreference pipeline on"),
-    keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters"),
+    keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters in the main CoNLL figures (where the gold has singletons, both ways are written to --output)"),
+    gold_mentions: bool = typer.Option(True, "--gold-mentions/--no-gold-mentions", help="Also score GAP with the three labelled spans as the only candidates"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the metrics as JSON"),
     # fmt: on
 ) -> None:
-    """Resolve coreference in the gold documents' text and score the clusters."""
+    """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics
+    (singletons removed, and kept where the gold has them) and GAP metrics (detected mentions,
+    and gold-two-mention)."""
     nlp = load_coref_nlp(model, base=base)
-    result = evaluate_docs(nlp, read_docs(data, vocab=nlp.vocab), keep_singletons=keep_singletons)
+    references = read_docs(data, vocab=nlp.vocab)
+    result = evaluate_docs(
+        nlp, references, keep_singletons=keep_singletons, gold_mentions=gold_mentions
+    )
     result.update({"model": model, "data": str(data)})
-    if result["conll"]:
-        c = result["conll"]
-        rows = [(m, c[m]["p"], c[m]["r"], c[m]["f"]) for m in ("muc", "b3", "ceafe", "lea", "mentions")]
-        msg.table(rows, header=("metric", "P", "R", "F1"), aligns=("l", "r", "r", "r"))
-        msg.info(f"CoNLL F1 {c['conll_f1']:.2f} (singletons {'kept' if keep_singletons else 'removed'})")
-    if result["gap"]:
-        g = result["gap"]
-        msg.info(
-            f"GAP F1 overall {g['overall']['f']:.1f}, masculine {g['masculine']['f']:.1f}, "
-            f"feminine {g['feminine']['f']:.1f}, bias {g['bias'] or 0:.3f}"
-        )
-    msg.info(f"{result['n_docs']} docs, {result['n_words']} words, {result['words_per_second']:.0f} words/s")
+    show_conll(result["conll"], "kept" if keep_singletons else "removed")
+    if result["conll_singletons"] and not keep_singletons:
+        show_conll(result["conll_singletons"], "kept")
+    show_gap(result["gap"], "detected mentions")
+    show_gap(result["gap_gold_mentions"], "gold-two-mention")
+    msg.info(
+        f"{result['n_docs']} docs, {result['n_words']} words, "
+        f"{result['words_per_second'] or 0:.0f} words/s"
+    )
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
         msg.good(f"Saved {output}")
+
+
+def show_conll(scores: Optional[Dict[str, Any]], singletons: str) -> None:
+    if not scores:
+        return
+    rows = [(m, scores[m]["p"], scores[m]["r"], scores[m]["f"]) for m in CONLL_METRICS]
+    msg.table(rows, header=("metric", "P", "R", "F1"), aligns=("l", "r", "r", "r"))
+    msg.info(f"CoNLL F1 {scores['conll_f1']:.2f} (singletons {singletons})")
+
+
+def show_gap(scores: Optional[Dict[str, Any]], setting: str) -> None:
+    if not scores:
+        return
+    msg.info(
+        f"GAP ({setting}) F1 overall {scores['overall']['f']:.1f}, masculine "
+        f"{scores['masculine']['f']:.1f}, feminine {scores['feminine']['f']:.1f}, "
+        f"bias {scores['bias'] or 0:.3f}"
+    )

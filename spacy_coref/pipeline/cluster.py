@@ -18,9 +18,10 @@ from ..annotations import (
     GOLD_MENTIONS_KEY,
     MENTIONS_KEY,
     get_cluster_groups,
+    get_doc_id,
     set_clusters,
 )
-from ..errors import Errors
+from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..types import MentionOffset
@@ -195,6 +196,7 @@ class CorefCluster(TrainablePipe):
         total, grads = 0.0, []
         for eg, doc_scores in zip(examples, scores):
             cluster_of, labelled = gold_annotation(eg)
+            self._warn_unaligned(eg, cluster_of)
             loss, d_pairs = antecedent_loss(doc_scores, cluster_of, labelled)
             d_mentions = numpy.zeros(len(doc_scores.mention_scores), dtype="float32")
             if weight:
@@ -205,6 +207,20 @@ class CorefCluster(TrainablePipe):
             grads.append((d_pairs, d_mentions))
         n = max(1, len(examples))
         return total / n, [(ops.asarray2f(d / n), ops.asarray1f(m / n)) for d, m in grads]
+
+    def _warn_unaligned(self, eg: Example, cluster_of: Dict[MentionOffset, int]) -> None:
+        # Gold mentions whose boundaries fall inside a predicted token cannot be trained on; say
+        # so once per pipe instead of losing them silently (the corpus reader keeps the gold
+        # tokenization, spacy.Corpus re-tokenizes the text).
+        if getattr(self, "_warned_unaligned", False):
+            return
+        n_gold = count_gold_mentions(eg)
+        if len(cluster_of) < n_gold:
+            self._warned_unaligned = True
+            doc_id = get_doc_id(eg.reference)["name"] or f"{eg.reference.text[:40]!r}..."
+            warn(Warnings.CW100.format(
+                name=self.name, n=n_gold - len(cluster_of), total=n_gold, doc=doc_id
+            ))
 
     def initialize(
         self,
@@ -234,6 +250,18 @@ class CorefCluster(TrainablePipe):
         if self.cfg.get("nI"):
             ensure_head(self.model, self.cfg["nI"])
 
+    def _load_cfg(self, data: Union[bytes, str], source: Union[str, Path]) -> None:
+        # A damaged file must fail here, naming itself, not later as a shape error in the model.
+        try:
+            cfg = srsly.json_loads(data)
+        except ValueError as e:  # also not UTF-8
+            found = f"it is not JSON ({' '.join(str(e).split())[:100]})"
+            raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found)) from e
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("nI", 0), (int, type(None))):
+            found = f"found {str(cfg)[:100]!r}"
+            raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found))
+        self.cfg.update(cfg)
+
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {
             "cfg": lambda: srsly.json_dumps(self.cfg),
@@ -250,7 +278,7 @@ class CorefCluster(TrainablePipe):
                 raise ValueError(Errors.CE103.format(name=self.name, path="<bytes>")) from e
 
         deserialize = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "cfg": lambda b: self._load_cfg(b, "<bytes>"),
             "model": load_model,
         }
         util.from_bytes(bytes_data, deserialize, exclude)
@@ -271,10 +299,7 @@ class CorefCluster(TrainablePipe):
         def load_cfg(p: Path) -> None:
             if not p.exists():
                 raise ValueError(Errors.CE104.format(name=self.name, path=p))
-            try:
-                self.cfg.update(srsly.read_json(p))
-            except ValueError as e:
-                raise ValueError(Errors.CE103.format(name=self.name, path=p)) from e
+            self._load_cfg(p.read_bytes(), p)
 
         def load_model(p: Path) -> None:
             if not p.exists():
@@ -294,6 +319,12 @@ def empty_scores(ops) -> CorefScores:
     return CorefScores(
         ops.alloc2i(0, 2), ops.alloc1f(0), ops.alloc1i(0), ops.alloc2i(0, 0), ops.alloc2f(0, 1)
     )
+
+
+def count_gold_mentions(eg: Example) -> int:
+    """The number of distinct mention spans of the reference clusters."""
+    spans = {(s.start, s.end) for group in get_cluster_groups(eg.reference) for s in group}
+    return len(spans)
 
 
 def gold_annotation(eg: Example) -> Tuple[Dict[MentionOffset, int], Optional[Set[MentionOffset]]]:

@@ -9,7 +9,6 @@ package (the encoder is frozen in training), so the shipped model stays small.
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, Optional, Union
 
-import spacy
 from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -64,7 +63,7 @@ class CorefStack(Pipe):
     @property
     def inner(self) -> Language:
         if self._inner is None:
-            self._set_inner(load_coref_pipeline(str(self._path), self.vocab))
+            self._set_inner(load_coref_pipeline(str(self._path), self.vocab, name=self.name))
         return self._inner  # type: ignore[return-value]
 
     def __call__(self, doc: Doc) -> Doc:
@@ -92,7 +91,7 @@ class CorefStack(Pipe):
     def from_disk(
         self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()
     ) -> "CorefStack":
-        self._set_inner(load_coref_pipeline(str(path), self.vocab))
+        self._set_inner(load_coref_pipeline(str(path), self.vocab, name=self.name))
         return self
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
@@ -125,16 +124,20 @@ def coref_pipeline_path(pipeline: Optional[str]) -> Path:
     return path
 
 
-def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
+def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "coref") -> Language:
     """Load a trained coreference pipeline (directory or package; None: the shipped default)
     sharing the host's vocab. A directory saved by `save_coref_pipeline` without encoder
-    weights gets them from the encoder package."""
+    weights gets them from the encoder package. A broken or missing file raises an error naming
+    the component `name` and the file."""
     path = coref_pipeline_path(pipeline)
-    if not (path / ENCODER_WEIGHTS_MARKER).exists():
-        return spacy.load(path, vocab=vocab)
     # The encoder's name in the config goes through spacy_coref.encoder_name.v1, which finds the
     # local copy of the default encoder.
-    nlp = util.load_model_from_config(util.load_config(path / "config.cfg"), vocab=vocab)
+    nlp = build_from_config(path / "config.cfg", vocab, name)
+    if not (path / ENCODER_WEIGHTS_MARKER).exists():
+        try:
+            return nlp.from_disk(path)  # what spacy.load(path) does after reading the config
+        except FileNotFoundError as e:
+            raise ValueError(Errors.CE104.format(name=name, path=e.filename)) from e
     # spacy-transformers loads the encoder weights by name when the component is initialized;
     # the other components load their trained weights from the directory.
     nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
@@ -146,6 +149,15 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab) -> Language:
         proc.from_disk(path / name, exclude=["vocab"])
     nlp.meta[ENCODER_WEIGHTS_MARKER] = True
     return nlp
+
+
+def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
+    """The untrained pipeline described by a config file; a corrupted file raises CE220."""
+    try:
+        return util.load_model_from_config(util.load_config(config_path), vocab=vocab)
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not a config, no such factory
+        error = " ".join(str(e).split())[:200] or type(e).__name__
+        raise ValueError(Errors.CE220.format(name=name, path=config_path, error=error)) from e
 
 
 def save_coref_pipeline(nlp: Language, path: Path, *, encoder_from_package: bool = False) -> None:

@@ -19,6 +19,7 @@ from thinc.api import ConfigValidationError
 
 from ..annotations import MENTIONS_KEY, set_mentions
 from ..errors import Errors, Warnings, warn
+from ..extensions import install_extensions
 from ..scoring.mention_recall import mentions_score
 from ..types import MentionOffsets
 from .mention_rules import (
@@ -125,6 +126,7 @@ class CorefMentions(Pipe):
         scorer: Optional[Callable] = mentions_score,
     ) -> None:
         """Initialize the component (see `make_coref_mentions` for the settings)."""
+        install_extensions()  # Span._.is_coref and the rest work on its output alone too
         self.vocab = vocab
         self.name = name
         self.scorer = scorer

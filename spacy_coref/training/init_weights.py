@@ -1,0 +1,82 @@
+"""`spacy_coref.init_coref_weights.v1`: an [initialize.after_init] callback that starts training
+from pre-trained `coref_cluster` weights (the output of `spacy-coref pretrain`):
+
+    [initialize.after_init]
+    @callbacks = "spacy_coref.init_coref_weights.v1"
+    path = ${paths.init_coref}
+
+With `path = null` it does nothing. Only the weights are loaded: the component's settings
+(`null_score`, `mention_loss_weight`, ...) stay those of the training config.
+"""
+
+import logging
+from pathlib import Path
+from typing import Callable, Optional
+
+import srsly
+from spacy.language import Language
+from spacy.util import registry
+
+from ..errors import Errors
+
+logger = logging.getLogger("spacy_coref")
+
+
+@registry.callbacks("spacy_coref.init_coref_weights.v1")
+def create_init_coref_weights(
+    path: Optional[Path] = None, component: str = "coref_cluster"
+) -> Callable[[Language], Language]:
+    """Load pre-trained weights into a component after initialization.
+
+    path (Optional[Path]): a pre-training output directory (with a `coref_cluster`
+        subdirectory, and `encoder` when the encoder was pre-trained too) or a saved component
+        directory (with `cfg` and `model`); None: do nothing.
+    component (str): the component to load into.
+    RETURNS (Callable[[Language], Language]): the callback.
+    """
+
+    def init_coref_weights(nlp: Language) -> Language:
+        if path is None:
+            return nlp
+        root = Path(path)
+        component_dir = root / component if (root / component).is_dir() else root
+        load_component_weights(nlp, component, component_dir)
+        encoder_dir = root / "encoder"
+        encoder = encoder_of(nlp, component)
+        if encoder_dir.is_dir() and encoder is not None:
+            nlp.get_pipe(encoder).from_disk(encoder_dir)
+            logger.info("Loaded the pre-trained encoder '%s' from %s", encoder, encoder_dir)
+        return nlp
+
+    return init_coref_weights
+
+
+def load_component_weights(nlp: Language, component: str, directory: Path) -> None:
+    """Load the `model` file of a saved component into the pipeline's initialized component,
+    after checking that the input widths agree."""
+    if component not in nlp.pipe_names:
+        raise ValueError(Errors.CE264.format(name=component, names=nlp.pipe_names))
+    cfg_path, model_path = directory / "cfg", directory / "model"
+    if not cfg_path.exists() or not model_path.exists():
+        raise ValueError(Errors.CE263.format(path=directory, component=component))
+    pipe = nlp.get_pipe(component)
+    saved_width = srsly.read_json(cfg_path).get("nI")
+    width = pipe.cfg.get("nI")
+    if saved_width != width:
+        raise ValueError(
+            Errors.CE265.format(path=directory, saved=saved_width, width=width, name=component)
+        )
+    try:
+        pipe.model.from_bytes(model_path.read_bytes())
+    except Exception as e:  # any mismatch in the layer tree names the file
+        raise ValueError(Errors.CE266.format(path=model_path, name=component, error=e)) from e
+    logger.info("Loaded pre-trained weights into '%s' from %s", component, directory)
+
+
+def encoder_of(nlp: Language, component: str = "coref_cluster") -> Optional[str]:
+    """The upstream component whose listener feeds the component's model, if any."""
+    tok2vec = nlp.get_pipe(component).model.get_ref("tok2vec")
+    for node in tok2vec.walk():
+        if getattr(node, "upstream_name", None) in nlp.pipe_names:
+            return node.upstream_name
+    return None

