@@ -164,7 +164,13 @@ def run_sub_batches(
     model_output = output_type(**merged)
 
     def backprop(d_model_output: ModelOutput) -> None:
-        d_hidden = d_model_output["last_hidden_state"]  # [n_segments, n_cols, hidden]
+        # The transformer pipe rebuilds the gradient with unsplit_by_doc, which names the
+        # outputs output_0, output_1, ... in the order of the forward's keys; like
+        # spacy-transformers, only the first (last_hidden_state) carries gradient.
+        if "last_hidden_state" in d_model_output:
+            d_hidden = d_model_output["last_hidden_state"]
+        else:
+            d_hidden = next(iter(d_model_output.values()))  # [n_segments, n_cols, hidden]
         for index, width, sub_backprop in callbacks:
             sub_d = d_hidden[index.to(d_hidden.device), :width]  # [rows, width_sub, hidden]
             sub_backprop(BaseModelOutput(last_hidden_state=sub_d.contiguous()))
