@@ -27,7 +27,7 @@ def benchmark_cli(
     n_docs: int = typer.Option(300, "--n-docs", help="Documents in the set"),
     seed: int = typer.Option(0, "--seed", help="Seed of the document set"),
     batch_size: int = typer.Option(32, "--batch-size", help="Documents per batch"),
-    fastcoref_python: Optional[Path] = typer.Option(None, "--fastcoref-python", help="python of the fastcoref environment; without it (c) is skipped"),
+    fastcoref_python: Optional[str] = typer.Option(None, "--fastcoref-python", help="python of the fastcoref environment; without it (or empty) (c) is skipped"),
     long: Optional[str] = typer.Option(None, "--long", help="Instead: one document per length in words, e.g. 10000,30000,100000"),
 ) -> None:
     # fmt: on
@@ -40,13 +40,19 @@ def benchmark_cli(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             results = run_benchmark(data_dir, workdir, n_docs=n_docs, seed=seed,
-                                    batch_size=batch_size, fastcoref_python=fastcoref_python)
+                                    batch_size=batch_size,
+                                    fastcoref_python=optional_path(fastcoref_python))
         for warning in caught:
             msg.warn(str(warning.message))
         print_table(results)
     if output is not None:
         srsly.write_json(output, results)
         msg.good(f"Results written to {output}")
+
+
+def optional_path(value: Optional[str]) -> Optional[Path]:
+    """None for a missing or empty value: project.yml passes '' for "no fastcoref environment"."""
+    return Path(value) if value else None
 
 
 def parse_lengths(value: str) -> List[int]:

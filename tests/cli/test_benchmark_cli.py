@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spacy_coref.benchmark.docset import build_docset, cut_words, long_document
-from spacy_coref.cli.benchmark import parse_lengths
+from spacy_coref.cli.benchmark import optional_path, parse_lengths
 
 BENCH_PYTHON = Path("/work/bench-venv/bin/python")
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,11 @@ def test_bad_long_lengths():
     assert parse_lengths("10000, 30000") == [10000, 30000]
     with pytest.raises(typer.Exit):
         parse_lengths("10k")
+
+
+def test_empty_fastcoref_python_means_none():
+    assert optional_path("") is None and optional_path(None) is None
+    assert optional_path("/venv/bin/python") == Path("/venv/bin/python")
 
 
 def _run(args, tmp_path):

