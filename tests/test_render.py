@@ -244,7 +244,7 @@ def test_real_model_output(nlp):
     assert markup.doc_texts() == TEXT
 
 
-def test_huge_doc_renders_in_linear_time():
+def test_huge_doc_renders_in_seconds():
     words = ["he"] * 20000
     doc = make_doc(words, [[(i, i + 1) for i in range(0, 20000, 2)], [(1, 3), (5, 7)]])
     start = time.perf_counter()

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
+from ..errors import Errors
 from ..training.distillation import compare_models, make_silver_corpus, summary_rows
 from ..training.evaluation import BASE_PIPELINE
 from ._app import app, fail_one_line
@@ -27,11 +28,9 @@ def distill_label_cli(
     # fmt: on
 ) -> None:
     """Write the teacher's clusters on unlabeled text as a silver training corpus."""
-    if max_texts < 1 or max_words < 1:
-        fail_one_line(
-            f"Expected --max-texts and --max-words of 1 or more, but found "
-            f"{max_texts} and {max_words}."
-        )
+    for option, value in (("--max-texts", max_texts), ("--max-words", max_words)):
+        if value < 1:
+            fail_one_line(Errors.CE268.format(option=option, value=value))
     try:
         stats = make_silver_corpus(
             teacher, data, output, max_texts=max_texts, max_words=max_words, seed=seed, base=base

@@ -8,7 +8,7 @@ from wasabi import msg
 
 from ..formats import read_docs
 from ..training.evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
-from ._app import app
+from ._app import app, fail_one_line
 
 CONLL_METRICS = ("muc", "b3", "ceafe", "lea", "mentions")
 
@@ -27,11 +27,14 @@ def evaluate_cli(
     """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics
     (singletons removed, and kept where the gold has them) and GAP metrics (detected mentions,
     and gold-two-mention)."""
-    nlp = load_coref_nlp(model, base=base)
-    references = read_docs(data, vocab=nlp.vocab)
-    result = evaluate_docs(
-        nlp, references, keep_singletons=keep_singletons, gold_mentions=gold_mentions
-    )
+    try:
+        nlp = load_coref_nlp(model, base=base)
+        references = read_docs(data, vocab=nlp.vocab)
+        result = evaluate_docs(
+            nlp, references, keep_singletons=keep_singletons, gold_mentions=gold_mentions
+        )
+    except ValueError as e:  # DataFormatError included: one line, non-zero exit
+        fail_one_line(str(e))
     result.update({"model": model, "data": str(data)})
     show_conll(result["conll"], "kept" if keep_singletons else "removed")
     if result["conll_singletons"] and not keep_singletons:

@@ -8,6 +8,7 @@ import typer
 from spacy.cli._util import parse_config_overrides
 from wasabi import msg
 
+from ..errors import Errors
 from ..training.pretraining import pretrain
 from ._app import app, fail_one_line
 
@@ -36,9 +37,10 @@ def pretrain_cli(
         ("--max-steps", max_steps),
         ("--batch-size", batch_size),
         ("--max-words", max_words),
+        ("--hidden", hidden),
     ):
         if value < 1:
-            fail_one_line(f"Expected {option} to be 1 or more, but found {value}.")
+            fail_one_line(Errors.CE268.format(option=option, value=value))
     overrides = parse_config_overrides(ctx.args)
     try:
         stats = pretrain(

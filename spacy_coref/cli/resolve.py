@@ -15,6 +15,7 @@ no-antecedent option scores the model's null score, -2 for the shipped default).
 import io
 import json
 import sys
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
@@ -84,14 +85,19 @@ def resolve_cli(
         if input_path is None and not records:  # stdin that was neither a tty nor given data
             fail_one_line(Errors.CE204)
     _warn_replaced_fields(records, source)
-    try:
-        out = _stdout() if output is None else _open_output(output)
-    except OSError as e:
-        fail_one_line(Errors.CE208.format(path=output, error=e.strerror or e))
+    if output is not None:  # a folder that cannot be made fails before the model loads
+        with _output_errors(output):
+            output.parent.mkdir(parents=True, exist_ok=True)
     try:
         nlp = load_resolver(model, base=base, scores=scores)
     except (OSError, ValueError) as e:
         fail_one_line(Errors.CE207.format(model=model, base=base, error=e))
+    # opened (and emptied) only now: a model that fails to load leaves an existing file as it was
+    if output is None:
+        out = _stdout()
+    else:
+        with _output_errors(output):
+            out = output.open("w", encoding="utf8")
     # a progress bar for file input, on stderr when it is a terminal (tqdm's disable=None)
     progress = tqdm(total=len(records), unit="doc", disable=None if source else True)
     docs = resolve_records(nlp, records, batch_size=batch_size, scores=scores)
@@ -149,18 +155,21 @@ def load_resolver(model: str, *, base: str = BASE_PIPELINE, scores: bool = False
         names = ", ".join(nlp.pipe_names) or "no components"
         factories = " or ".join(COREF_FACTORIES)
         raise ValueError(Errors.CE209.format(factories=factories, model=model, names=names))
-    if scores:
-        for pipe in coref_pipes:
-            _store_scores(pipe)
+    for pipe in coref_pipes:
+        _prepare(pipe, scores=scores)
     return nlp
 
 
-def _store_scores(pipe: Union[CorefStack, CorefCluster]) -> None:
-    pipe.cfg["store_scores"] = True
-    if isinstance(pipe, CorefStack):  # its own coref_cluster may be loaded already: set it too
-        for _, inner_pipe in pipe.inner.pipeline:
-            if isinstance(inner_pipe, CorefCluster):
-                inner_pipe.cfg["store_scores"] = True
+def _prepare(pipe: Union[CorefStack, CorefCluster], *, scores: bool) -> None:
+    """Load a `coref` stack's own pipeline now (it loads on first use), so that a broken one
+    fails here and not in the middle of the output; with `scores`, make every `coref_cluster`
+    store its pair scores."""
+    pipes: List[Any] = [pipe]
+    if isinstance(pipe, CorefStack):
+        pipes += [inner for _, inner in pipe.inner.pipeline if isinstance(inner, CorefCluster)]
+    if scores:
+        for each in pipes:
+            each.cfg["store_scores"] = True
 
 
 def resolve_records(
@@ -292,9 +301,13 @@ def _counted(items: Iterable[Tuple[Doc, Record]], progress: tqdm) -> Iterator[Tu
         progress.update(1)
 
 
-def _open_output(path: Path) -> TextIO:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path.open("w", encoding="utf8")
+@contextmanager
+def _output_errors(path: Path) -> Iterator[None]:
+    """Exit with CE208 where the output cannot be written."""
+    try:
+        yield
+    except OSError as e:
+        fail_one_line(Errors.CE208.format(path=path, error=e.strerror or e))
 
 
 def _stdout() -> TextIO:

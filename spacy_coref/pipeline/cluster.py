@@ -132,6 +132,7 @@ class CorefCluster(TrainablePipe):
             "store_scores": store_scores,
             "nI": None,
         }
+        self._warned_unaligned = False  # CW100 is shown once per component
 
     def predict(self, docs: Iterable[Doc]) -> List[CorefScores]:
         """Score the candidates of each doc. Does not modify the docs."""
@@ -212,7 +213,7 @@ class CorefCluster(TrainablePipe):
         # Gold mentions whose boundaries fall inside a predicted token cannot be trained on; say
         # so once per pipe instead of losing them silently (the corpus reader keeps the gold
         # tokenization, spacy.Corpus re-tokenizes the text).
-        if getattr(self, "_warned_unaligned", False):
+        if self._warned_unaligned:
             return
         n_gold = count_gold_mentions(eg)
         if len(cluster_of) < n_gold:

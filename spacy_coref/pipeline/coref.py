@@ -133,6 +133,9 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "c
     # The encoder's name in the config goes through spacy_coref.encoder_name.v1, which finds the
     # local copy of the default encoder.
     nlp = build_from_config(path / "config.cfg", vocab, name)
+    if "coref_cluster" not in nlp.pipe_names:
+        names = ", ".join(nlp.pipe_names) or "none"
+        raise ValueError(Errors.CE114.format(name=name, path=path, names=names))
     if not (path / ENCODER_WEIGHTS_MARKER).exists():
         try:
             return nlp.from_disk(path)  # what spacy.load(path) does after reading the config
@@ -141,12 +144,12 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "c
     # spacy-transformers loads the encoder weights by name when the component is initialized;
     # the other components load their trained weights from the directory.
     nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
-    for name, proc in nlp.pipeline:
-        if name == "transformer" or not hasattr(proc, "from_disk"):
+    for pipe_name, proc in nlp.pipeline:
+        if pipe_name == "transformer" or not hasattr(proc, "from_disk"):
             continue
-        if not (path / name).exists():
-            raise ValueError(Errors.CE104.format(name=name, path=path / name))
-        proc.from_disk(path / name, exclude=["vocab"])
+        if not (path / pipe_name).exists():
+            raise ValueError(Errors.CE104.format(name=name, path=path / pipe_name))
+        proc.from_disk(path / pipe_name, exclude=["vocab"])
     nlp.meta[ENCODER_WEIGHTS_MARKER] = True
     return nlp
 

@@ -61,6 +61,8 @@ def read_texts(
     RETURNS (List[Tuple[str, str]]): (id, text); split pieces get ids "<chunk id>#<n>".
     """
     chunks = read_chunks(path)
+    if not any(text.strip() for _, text in chunks):  # nothing to mask or label
+        raise ValueError(Errors.CE260.format(path=path))
     if seed is not None:
         random.Random(seed).shuffle(chunks)
     texts: List[Tuple[str, str]] = []

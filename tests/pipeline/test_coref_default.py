@@ -78,6 +78,11 @@ def test_pipeline_option_points_at_another_model(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="CE113"):
         other.add_pipe("coref", config={"pipeline": str(tmp_path / "empty")})
+    # a trained pipeline, but not a coreference one
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    with pytest.raises(ValueError, match=r"CE114.*blank.*components: none"):
+        other.add_pipe("coref", config={"pipeline": str(tmp_path / "blank")})
+        other("Ann ran.")
 
 
 def test_saved_default_missing_a_component_names_it(tmp_path):

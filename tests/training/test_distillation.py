@@ -111,9 +111,18 @@ def test_compare_models_side_by_side(teacher_dir, tmp_path, shared_data):
     assert teacher["words_per_second"] > 0 and student["words_per_second"] > 0
     # the null score changes the student's decoding only
     assert teacher["null_score"] is None and student["null_score"] == 0.0
-    assert teacher["conll"]["muc"]["r"] >= student["conll"]["muc"]["r"]
+    assert teacher["conll"]["muc"]["r"] > student["conll"]["muc"]["r"]
     with pytest.raises(ValueError, match="CE268"):
         compare_models({"teacher": str(teacher_dir)}, gold, repeats=0)
+
+
+def test_compare_models_on_gap_with_a_parser_free_model(teacher_dir, tmp_path, shared_data):
+    # span candidates, no `coref_mentions`: GAP is scored with detected mentions only
+    gold = tmp_path / "gap.spacy"
+    write_docs(read_docs(shared_data / "gap" / "gap-validation.tsv")[:3], gold)
+    result = compare_models({"student": str(teacher_dir)}, gold)["student"]
+    assert sum(result["gap"]["overall"][k] for k in ("tp", "fp", "tn", "fn")) == 6
+    assert result["gap_gold_mentions"] is None
 
 
 @pytest.fixture(scope="module")

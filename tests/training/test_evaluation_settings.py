@@ -1,5 +1,8 @@
 """evaluate's settings: CoNLL with and without singletons, GAP with detected mentions and in the
 gold-two-mention setting (the three labelled spans are the only candidates)."""
+import subprocess
+import sys
+
 import pytest
 import spacy
 from spacy.language import Language
@@ -119,6 +122,15 @@ def test_malformed_gap_doc_is_named(nlp, gap_docs):
     doc.spans[GOLD_MENTIONS_KEY] = [s for s in doc.spans[GOLD_MENTIONS_KEY] if s.label_ != "B"]
     with pytest.raises(ValueError, match="CE061"):
         evaluate_docs(nlp, [doc])
+
+
+def test_cli_reports_bad_data_on_one_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "ok"\n', encoding="utf8")
+    cmd = [sys.executable, "-m", "spacy_coref", "evaluate", "default", str(bad)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    assert "bad.jsonl:1" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.slow

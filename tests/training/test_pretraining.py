@@ -257,6 +257,10 @@ def test_read_texts_splits_and_reports_bad_lines(tmp_path):
         read_texts(path)
     with pytest.raises(ValueError, match="CE260"):
         read_texts(tmp_path / "nothing-here")
+    # a file without any text is an error too, not an empty corpus
+    path.write_text('{"id": "a", "text": " "}\n\n', encoding="utf8")
+    with pytest.raises(ValueError, match="CE260"):
+        read_texts(path)
 
 
 @pytest.fixture(scope="module")
