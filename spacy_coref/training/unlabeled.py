@@ -29,9 +29,9 @@ def read_chunks(path: Path) -> List[Tuple[str, str]]:
                 try:
                     record = json.loads(line)
                 except ValueError as e:
-                    raise ValueError(Errors.CE262.format(loc=f"{file}:{n}", found=e)) from e
+                    raise ValueError(Errors.CE201.format(loc=f"{file}:{n}", found=e)) from e
                 if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-                    raise ValueError(Errors.CE262.format(loc=f"{file}:{n}", found=line[:80]))
+                    raise ValueError(Errors.CE201.format(loc=f"{file}:{n}", found=line[:80]))
                 chunks.append((str(record.get("id", f"{file.name}:{n}")), record["text"]))
     return chunks
 

@@ -253,7 +253,7 @@ def test_read_texts_splits_and_reports_bad_lines(tmp_path):
     texts = read_texts(path, max_texts=2, max_words=6)
     assert [i for i, _ in texts] == ["a#0", "a#1"]
     path.write_text('{"id": "a", "text": "x"}\n{"id": 1}\n', encoding="utf8")
-    with pytest.raises(ValueError, match=r"CE262.*u.jsonl:2"):
+    with pytest.raises(ValueError, match=r"CE201.*u.jsonl:2"):
         read_texts(path)
     with pytest.raises(ValueError, match="CE260"):
         read_texts(tmp_path / "nothing-here")

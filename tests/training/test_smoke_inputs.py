@@ -24,7 +24,7 @@ def test_subset_keeps_the_first_documents(shared_data, tmp_path):
 
 
 def test_subset_errors(shared_data, tmp_path):
-    with pytest.raises(ValueError, match="CE283"):
+    with pytest.raises(ValueError, match="CE268"):
         write_subset(shared_data / "gum" / "dev", tmp_path / "x.spacy", n_docs=0)
     (tmp_path / "empty.jsonl").write_text("", encoding="utf8")
     with pytest.raises(ValueError, match="CE284"):
@@ -43,5 +43,5 @@ def test_tiny_encoder_loads(tmp_path):
     assert (model.config.hidden_size, model.config.num_hidden_layers) == (16, 1)
     tokens = AutoTokenizer.from_pretrained(tmp_path)("Anna met her brother.", return_tensors="pt")
     assert model(**tokens).last_hidden_state.shape[-1] == 16
-    with pytest.raises(ValueError, match="CE283"):
+    with pytest.raises(ValueError, match="CE268"):
         write_tiny_encoder(tmp_path / "x", width=0)
