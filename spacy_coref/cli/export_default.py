@@ -1,5 +1,6 @@
-"""`spacy-coref export-default`: keep the coreference part of a trained pipeline, without the
-frozen encoder's weights, as a directory the `coref` component loads."""
+"""`spacy-coref export-default`: keep the coreference part of a trained pipeline as a directory
+the `coref` component loads: without the encoder's weights when the encoder was frozen (they
+come from the encoder package), or with them, stored in half precision, when it was fine-tuned."""
 from pathlib import Path
 from typing import Optional
 
@@ -7,7 +8,7 @@ import spacy
 import typer
 from wasabi import msg
 
-from ..pipeline.coref import save_coref_pipeline
+from ..pipeline.coref import save_coref_pipeline, save_coref_pipeline_half
 from ._app import app
 
 COREF_COMPONENTS = ("transformer", "coref_mentions", "coref_cluster")
@@ -19,6 +20,7 @@ def export_default_cli(
     trained: Path = typer.Argument(..., help="A trained pipeline directory (e.g. training/coref/model-best)", exists=True, file_okay=False),
     output: Path = typer.Argument(..., help="Output directory (spacy_coref/default_model for the shipped default)"),
     null_score: Optional[float] = typer.Option(None, "--null-score", help="Decode with this score for 'no antecedent' (lower links more)"),
+    with_encoder: bool = typer.Option(False, "--with-encoder", help="Keep the encoder's weights (a fine-tuned encoder), stored as float16"),
     # fmt: on
 ) -> None:
     """Export the transformer config, coref_mentions and coref_cluster of a trained pipeline."""
@@ -26,7 +28,10 @@ def export_default_cli(
     nlp = spacy.load(trained, exclude=[name for name in names if name not in COREF_COMPONENTS])
     if null_score is not None:
         nlp.get_pipe("coref_cluster").cfg["null_score"] = null_score
-    save_coref_pipeline(nlp, output, encoder_from_package=True)
+    if with_encoder:
+        save_coref_pipeline_half(nlp, output)
+    else:
+        save_coref_pipeline(nlp, output, encoder_from_package=True)
     if null_score is not None:
         # keep config.cfg in agreement with the component's saved cfg
         config = spacy.util.load_config(output / "config.cfg", interpolate=False)

@@ -174,3 +174,14 @@ def save_coref_pipeline(nlp: Language, path: Path, *, encoder_from_package: bool
         "The encoder weights are loaded by name (config.cfg), not from this directory.\n",
         encoding="utf8",
     )
+
+
+def save_coref_pipeline_half(nlp: Language, path: Path) -> None:
+    """Save a coreference pipeline with its (fine-tuned) encoder's weights in float16, half the
+    size; loading copies them into the float32 model that the config builds."""
+    encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
+    encoder.half()
+    try:
+        nlp.to_disk(path)
+    finally:
+        encoder.float()

