@@ -8,7 +8,7 @@ import spacy
 import typer
 from wasabi import msg
 
-from ..pipeline.coref import save_coref_pipeline, save_coref_pipeline_half
+from ..pipeline.coref import save_coref_pipeline
 from ._app import app
 
 COREF_COMPONENTS = ("transformer", "coref_mentions", "coref_cluster")
@@ -28,10 +28,7 @@ def export_default_cli(
     nlp = spacy.load(trained, exclude=[name for name in names if name not in COREF_COMPONENTS])
     if null_score is not None:
         nlp.get_pipe("coref_cluster").cfg["null_score"] = null_score
-    if with_encoder:
-        save_coref_pipeline_half(nlp, output)
-    else:
-        save_coref_pipeline(nlp, output, encoder_from_package=True)
+    save_coref_pipeline(nlp, output, encoder_from_package=not with_encoder, half=with_encoder)
     if null_score is not None:
         # keep config.cfg in agreement with the component's saved cfg
         config = spacy.util.load_config(output / "config.cfg", interpolate=False)

@@ -9,6 +9,7 @@ package (the encoder is frozen in training), so the shipped model stays small.
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, Optional, Union
 
+import torch
 from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -163,23 +164,34 @@ def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
         raise ValueError(Errors.CE220.format(name=name, path=config_path, error=error)) from e
 
 
-def save_coref_pipeline(nlp: Language, path: Path, *, encoder_from_package: bool = False) -> None:
-    """Save a coreference pipeline; with encoder_from_package, leave out the (frozen, unchanged)
-    encoder weights, which are then read from the encoder package on load."""
-    if not encoder_from_package:
+def save_coref_pipeline(
+    nlp: Language, path: Path, *, encoder_from_package: bool = False, half: Optional[bool] = None
+) -> None:
+    """Save a coreference pipeline.
+
+    nlp (Language): the pipeline (transformer, coref_mentions, coref_cluster).
+    path (Path): the output directory.
+    encoder_from_package (bool): leave out the (frozen, unchanged) encoder weights, which are
+        then read from the encoder package on load.
+    half (Optional[bool]): store the encoder's weights as float16, half the size (loading copies
+        them into the float32 model the config builds). None: only where that loses nothing,
+        i.e. the weights were loaded from such a file.
+    """
+    if encoder_from_package:
+        nlp.to_disk(path, exclude=["transformer"])
+        (path / ENCODER_WEIGHTS_MARKER).write_text(
+            "The encoder weights are loaded by name (config.cfg), not from this directory.\n",
+            encoding="utf8",
+        )
+        return
+    encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
+    # spacy-transformers sets it to a temporary directory on load: keep saved files identical
+    encoder.config._name_or_path = ""
+    if half is None:
+        half = all(torch.equal(p, p.half().float()) for p in encoder.parameters())
+    if not half:
         nlp.to_disk(path)
         return
-    nlp.to_disk(path, exclude=["transformer"])
-    (path / ENCODER_WEIGHTS_MARKER).write_text(
-        "The encoder weights are loaded by name (config.cfg), not from this directory.\n",
-        encoding="utf8",
-    )
-
-
-def save_coref_pipeline_half(nlp: Language, path: Path) -> None:
-    """Save a coreference pipeline with its (fine-tuned) encoder's weights in float16, half the
-    size; loading copies them into the float32 model that the config builds."""
-    encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
     encoder.half()
     try:
         nlp.to_disk(path)

@@ -148,9 +148,10 @@ def test_missing_file_is_named(model_copy, name, code, component):
 
 
 def test_missing_encoder_weights_are_named(model_copy):
-    """Without the marker that the encoder comes from its package, the directory must hold the
-    encoder's weights itself; the error names the file that is not there."""
-    (model_copy / "encoder_from_package").unlink()
+    """The shipped default holds its fine-tuned encoder's weights (no marker that they come from
+    the encoder package); without them the error names the file that is not there."""
+    assert not (model_copy / "encoder_from_package").exists()
+    (model_copy / "transformer" / "model").unlink()
     with pytest.raises(ValueError, match=r"CE104.*'coref'.*transformer"):
         _load_stack(model_copy)
 
