@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(
 # prints how many bytes a 1 MiB block added to the mmapped regions: 0 when it came from the heap.
 PROBE = textwrap.dedent(
     """
-    import ctypes, sys
+    import ctypes
     class MallInfo2(ctypes.Structure):
         _fields_ = [(name, ctypes.c_size_t) for name in (
             "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
