@@ -130,7 +130,6 @@ class Errors(metaclass=ErrorsWithCodes):
     CE052 = ("Document {doc} occurs {n} times in {path}: each '#begin document' line (name and "
              "part) must be unique.")
     CE053 = "No documents in the gold data {path}: nothing to score."
-    CE054 = "{loc}: expected TRUE or FALSE in {column}, but found '{found}'."
     CE055 = ("{loc}: expected {expected} tab-separated columns ({columns}), but found {found}.")
     CE056 = ("{loc}: GAP example {gap_id} has no prediction in {pred}: every gold example needs "
              "a line 'ID<TAB>A-coref<TAB>B-coref'.")
@@ -211,6 +210,9 @@ class Errors(metaclass=ErrorsWithCodes):
              "'{model}' has only: {names}. Pass a coreference pipeline with --model.")
     CE210 = ("{loc}: the record holds an unpaired surrogate ({char}), which is not Unicode text "
              "and cannot be written as UTF-8. Fix the \\u escape in the input.")
+    CE211 = ("{loc}: the text is not valid UTF-8 (Python read the byte {char} as an unpaired "
+             "surrogate). Convert it first, e.g. with `iconv -f latin1 -t utf-8`, or pass it in "
+             "a file with --input.")
     # reliability (CE220-CE239)
     CE220 = ("Component '{name}' could not read the config of its coreference pipeline, {path}: "
              "the file is corrupted or not a spaCy config ({error}). Restore the file (for the "
@@ -247,6 +249,10 @@ class Errors(metaclass=ErrorsWithCodes):
     CE267 = ("The teacher pipeline at {path} has no coreference component: expected a trained "
              "pipeline with 'coref_cluster' or a 'coref' stack, or 'default'.")
     CE268 = "Expected {option} to be 1 or more, but found {value}."
+    CE269 = ("Cannot load the encoder from {path}: expected a saved encoder component directory "
+             "(e.g. a trained pipeline's 'transformer', with 'model'), a pipeline whose "
+             "'coref_cluster' listens to an encoder component, and --paths.init_coref set too. "
+             "Check --paths.init_encoder.")
     # project workflows, evaluation and packaging (CE280-CE299)
     CE280 = ("GAP's gold-two-mention setting gives the labelled spans to the 'coref_mentions' "
              "component as its candidates, but the pipeline has none (directly or inside a "

@@ -37,7 +37,9 @@ def evaluate_cli(
         fail_one_line(str(e))
     result.update({"model": model, "data": str(data)})
     show_conll(result["conll"], "kept" if keep_singletons else "removed")
-    if result["conll_singletons"] and not keep_singletons:
+    if keep_singletons and result["conll_without_singletons"]:
+        show_conll(result["conll_without_singletons"], "removed")
+    elif not keep_singletons and result["conll_singletons"]:
         show_conll(result["conll_singletons"], "kept")
     show_gap(result["gap"], "detected mentions")
     show_gap(result["gap_gold_mentions"], "gold-two-mention")

@@ -5,7 +5,7 @@ starts from it."""
 from pathlib import Path
 
 import typer
-from spacy.cli._util import parse_config_overrides
+from spacy.cli._util import parse_config_overrides, setup_gpu
 from wasabi import msg
 
 from ..util import check_at_least_one
@@ -28,6 +28,7 @@ def pretrain_cli(
     batch_size: int = typer.Option(8, "--batch-size", help="Texts per batch (both kinds in each)"),
     seed: int = typer.Option(0, "--seed", help="Seed of text order, masking and initialization"),
     hidden: int = typer.Option(512, "--hidden", help="Hidden width of the pronoun FFNN"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, or -1 for the CPU (as `spacy train`)"),
     # fmt: on
 ) -> None:
     """Pre-train coref_cluster with name masking and pronoun masking. Extra --section.key value
@@ -38,6 +39,7 @@ def pretrain_cli(
             max_texts=max_texts, max_steps=max_steps, batch_size=batch_size,
             max_words=max_words, hidden=hidden,
         )
+        setup_gpu(gpu_id)
         stats = pretrain(
             config,
             data,

@@ -1,6 +1,7 @@
 """`spacy-coref resolve`: resolve coreference in raw text and write jsonlines or an HTML view.
 
-Input: texts given as arguments (one document each); a file or stdin (`--input -`, or text piped
+Input: texts given as arguments (one document each, or one JSON record each with
+`--input-format jsonl`); a file or stdin (`--input -`, or text piped
 in without arguments) read as one document per line (`text`), the whole input as one document
 (`doc`), or jsonlines with a "text" field (`jsonl`; the other fields are copied to the output).
 The whole input is read and checked before the model loads, so a bad line fails in a second.
@@ -10,7 +11,7 @@ Output, one JSON object per document: the input's fields, "clusters" (each with 
 as "start"/"end" character offsets into "text", Python string indices, and the "text"),
 "resolved" (`Doc._.coref_resolved`) and, with `--scores`, "scores": every scored
 (mention, antecedent) pair with the model's antecedent score (higher links more readily; the
-no-antecedent option scores the model's null score, -2 for the shipped default).
+no-antecedent option scores the model's null score, -1 for the shipped default).
 """
 import io
 import json
@@ -58,7 +59,7 @@ def resolve_cli(
     # fmt: off
     texts: Optional[List[str]] = typer.Argument(None, help="Texts to resolve, one document each"),
     input_path: Optional[str] = typer.Option(None, "--input", "-i", help="File to read, or - for stdin (read when piped without texts)"),
-    input_format: Optional[InputFormat] = typer.Option(None, "--input-format", help="text: one document per line; doc: the whole input is one document; jsonl: objects with a \"text\" field. Default: jsonl for .jsonl/.jsonlines/.ndjson, else text"),
+    input_format: Optional[InputFormat] = typer.Option(None, "--input-format", help="text: one document per line; doc: the whole input is one document; jsonl: objects with a \"text\" field (for texts given as arguments: each one is a JSON object). Default: jsonl for .jsonl/.jsonlines/.ndjson, else text"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)"),
     model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default' (shipped), a directory or a package; a pipeline with its own parser is used alone"),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Pipeline with a parser that a coreference pipeline is stacked on"),
@@ -72,7 +73,10 @@ def resolve_cli(
     if texts and input_path is not None:
         fail_one_line(Errors.CE205.format(path=input_path))
     if texts:
-        records: List[Record] = [{"text": text} for text in texts]
+        try:
+            records = read_arguments(texts, input_format)
+        except DataFormatError as e:
+            fail_one_line(str(e))
         source = None
     else:
         if input_path is None and sys.stdin.isatty():
@@ -113,6 +117,23 @@ def resolve_cli(
     if output is not None:
         out.close()
         typer.secho(f"\u2714 Wrote {len(records)} document(s) to {output}", err=True)
+
+
+def read_arguments(texts: List[str], input_format: Optional[InputFormat]) -> List[Record]:
+    """The records of texts given as arguments: one document each, or with `jsonl` one JSON
+    record each. Python keeps bytes of the command line that are not UTF-8 as unpaired
+    surrogates, which are not text: they raise CE211."""
+    records: List[Record] = []
+    for i, text in enumerate(texts, start=1):
+        loc = f"argument {i}"
+        bad = next((char for char in text if "\ud800" <= char <= "\udfff"), None)
+        if bad is not None:
+            raise DataFormatError(Errors.CE211.format(loc=loc, char=ascii(bad)))
+        if input_format == InputFormat.jsonl:
+            records.append(_parse_record(text, loc))
+        else:
+            records.append({"text": text})
+    return records
 
 
 def guess_input_format(source: str) -> InputFormat:

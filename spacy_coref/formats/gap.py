@@ -96,7 +96,7 @@ def parse_gap_row(fields: List[str], loc: str) -> GapExample:
     for role, column, coref_column in ROLE_COLUMNS:
         spans[role] = _char_span(text, row[column], row[f"{column}-offset"], column, loc)
         if coref_column is not None:
-            coref[role] = _flag(row[coref_column], coref_column, loc)
+            coref[role] = parse_flag(row[coref_column], coref_column, loc)
     return GapExample(row["ID"], text, spans, coref, row["URL"])
 
 
@@ -112,7 +112,8 @@ def _char_span(text: str, span: str, offset: str, column: str, loc: str) -> Tupl
     return start, start + len(span)
 
 
-def _flag(value: str, column: str, loc: str) -> bool:
+def parse_flag(value: str, column: str, loc: str) -> bool:
+    """GAP's TRUE/FALSE (any case); CE024 names the place (`loc`) and column otherwise."""
     if value.upper() not in ("TRUE", "FALSE"):
         raise DataFormatError(Errors.CE024.format(loc=loc, column=column, found=value))
     return value.upper() == "TRUE"

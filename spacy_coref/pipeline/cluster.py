@@ -62,6 +62,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
         "mention_loss_weight": 0.0,
         "null_score": 0.0,
         "store_scores": False,
+        "learn_rate_scale": 1.0,
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
     default_score_weights={
@@ -81,6 +82,7 @@ def make_coref_cluster(
     mention_loss_weight: float,
     null_score: float,
     store_scores: bool,
+    learn_rate_scale: float,
     scorer: Optional[Callable],
 ) -> "CorefCluster":
     """Link the candidate mentions in doc.spans["coref_mentions"] into clusters, written to
@@ -93,6 +95,8 @@ def make_coref_cluster(
     null_score (float): the score of "no antecedent" when decoding (0 as in training); a lower
         value links more mentions.
     store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
+    learn_rate_scale (float): the head's learning rate relative to the optimizer's, which a
+        shared transformer is trained with (s2e trains its head about 30x faster).
     scorer (Optional[Callable]): the scoring method.
     """
     return CorefCluster(
@@ -103,6 +107,7 @@ def make_coref_cluster(
         mention_loss_weight=mention_loss_weight,
         null_score=null_score,
         store_scores=store_scores,
+        learn_rate_scale=learn_rate_scale,
         scorer=scorer,
     )
 
@@ -118,6 +123,7 @@ class CorefCluster(TrainablePipe):
         mention_loss_weight: float = 0.0,
         null_score: float = 0.0,
         store_scores: bool = False,
+        learn_rate_scale: float = 1.0,
         scorer: Optional[Callable] = None,
     ) -> None:
         install_extensions()
@@ -130,6 +136,7 @@ class CorefCluster(TrainablePipe):
             "mention_loss_weight": mention_loss_weight,
             "null_score": null_score,
             "store_scores": store_scores,
+            "learn_rate_scale": learn_rate_scale,
             "nI": None,
         }
         self._warned_unaligned = False  # CW100 is shown once per component
@@ -185,6 +192,11 @@ class CorefCluster(TrainablePipe):
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update the head's weights, at `learn_rate_scale` times the optimizer's rate."""
+        scale = self.cfg.get("learn_rate_scale", 1.0)
+        self.model.finish_update(sgd if scale == 1.0 else ScaledOptimizer(sgd, scale))
 
     def get_loss(
         self, examples: Iterable[Example], scores: List[CorefScores]
@@ -313,6 +325,21 @@ class CorefCluster(TrainablePipe):
 
         util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
         return self
+
+
+class ScaledOptimizer:
+    """An optimizer that scales the learning rate of another (Thinc's Optimizer has one rate;
+    its `lr_scale` argument is per call)."""
+
+    def __init__(self, optimizer: Optimizer, scale: float) -> None:
+        self.optimizer = optimizer
+        self.scale = scale
+
+    def __call__(self, key, weights, gradient, *, lr_scale: float = 1.0):
+        return self.optimizer(key, weights, gradient, lr_scale=lr_scale * self.scale)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.optimizer, name)
 
 
 def empty_scores(ops) -> CorefScores:

@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span
 
 from ..annotations import CLUSTER_PREFIX, GOLD_MENTIONS_KEY, get_clusters
 from ..errors import DataFormatError, Errors, Warnings, warn
-from ..formats.gap import GAP_ID, gap_spans
+from ..formats.gap import GAP_ID, gap_spans, parse_flag
 from ..types import ClusterOffsets, MentionOffset
 
 PathLike = Union[str, Path]
@@ -233,11 +233,6 @@ def write_gap_predictions(decisions: Iterable[GapDecision], path: PathLike) -> N
     path.write_text("".join(lines), encoding="utf8")
 
 
-def _flag(value: str, column: str, loc: str) -> bool:
-    if value.lower() not in ("true", "false"):
-        raise DataFormatError(Errors.CE054.format(loc=loc, column=column, found=value))
-    return value.lower() == "true"
-
 
 def _add_unique(result: Dict[str, GapDecision], decision: GapDecision, path: Path) -> None:
     if decision.gap_id in result:
@@ -266,7 +261,7 @@ def read_gap_predictions(path: PathLike) -> Dict[str, GapDecision]:
                     loc=loc, expected=3, columns=", ".join(PREDICTION_COLUMNS), found=len(fields)
                 )
             )
-        a, b = (_flag(v, c, loc) for v, c in zip(fields[1:], PREDICTION_COLUMNS[1:]))
+        a, b = (parse_flag(v, c, loc) for v, c in zip(fields[1:], PREDICTION_COLUMNS[1:]))
         _add_unique(result, GapDecision(fields[0], a, b, line=line), path)
     return result
 
@@ -304,7 +299,7 @@ def read_gap_gold(path: PathLike) -> Dict[str, GapDecision]:
         if gender is None:
             expected = ", ".join(PRONOUN_GENDERS)
             raise DataFormatError(Errors.CE058.format(loc=loc, pronoun=pronoun, expected=expected))
-        a, b = (_flag(fields[index[c]], c, loc) for c in ("A-coref", "B-coref"))
+        a, b = (parse_flag(fields[index[c]], c, loc) for c in ("A-coref", "B-coref"))
         _add_unique(result, GapDecision(fields[index["ID"]], a, b, gender, line), path)
     if not result:
         raise DataFormatError(Errors.CE060.format(path=path))

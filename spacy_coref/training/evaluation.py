@@ -49,8 +49,8 @@ def evaluate_docs(
 ) -> Dict[str, Any]:
     """Run `nlp` on copies of the references' tokens and score the clusters.
 
-    CoNLL metrics are computed for fully annotated docs, once as set by `keep_singletons` and,
-    where the gold clusters include singletons (LitBank, GUM), once more with them kept. GAP docs
+    CoNLL metrics are computed for fully annotated docs as set by `keep_singletons` and, where
+    the gold clusters include singletons (LitBank, GUM), both ways: kept and removed. GAP docs
     are scored with detected mentions and, with `gold_mentions`, in the gold-two-mention
     setting: the three labelled spans are the only candidates.
 
@@ -60,9 +60,10 @@ def evaluate_docs(
         and response).
     gold_mentions (bool): also score GAP docs in the gold-two-mention setting.
     batch_size (int): docs per batch.
-    RETURNS (Dict[str, Any]): "conll", "conll_singletons", "gap", "gap_gold_mentions" (each
-        None where it does not apply), "n_docs", "n_words", "words_per_second", "seconds",
-        "keep_singletons".
+    RETURNS (Dict[str, Any]): "conll" (as set by `keep_singletons`), "conll_singletons"
+        (kept) and "conll_without_singletons" (removed) where the gold has singletons, "gap",
+        "gap_gold_mentions" (each None where it does not apply), "n_docs", "n_words",
+        "words_per_second", "seconds", "keep_singletons".
     """
     gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
     conll_refs = [ref for ref in references if GOLD_MENTIONS_KEY not in ref.spans]
@@ -76,11 +77,13 @@ def evaluate_docs(
     result: Dict[str, Any] = {
         "conll": _conll_scores(conll_refs, conll_preds, keep_singletons) if conll_refs else None,
         "conll_singletons": None,
+        "conll_without_singletons": None,
         "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
         "gap_gold_mentions": None,
     }
     if has_singletons:
         result["conll_singletons"] = _conll_scores(conll_refs, conll_preds, True)
+        result["conll_without_singletons"] = _conll_scores(conll_refs, conll_preds, False)
     if gap_refs and gold_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
             docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)

@@ -1,9 +1,11 @@
 """`spacy_coref.init_coref_weights.v1`: an [initialize.after_init] callback that starts training
-from pre-trained `coref_cluster` weights (the output of `spacy-coref pretrain`):
+from pre-trained `coref_cluster` weights (the output of `spacy-coref pretrain`, or a trained
+pipeline's component) and, optionally, a trained encoder:
 
     [initialize.after_init]
     @callbacks = "spacy_coref.init_coref_weights.v1"
     path = ${paths.init_coref}
+    encoder_path = ${paths.init_encoder}
 
 With `path = null` it does nothing. Only the weights are loaded: the component's settings
 (`null_score`, `mention_loss_weight`, ...) stay those of the training config.
@@ -24,28 +26,39 @@ logger = logging.getLogger("spacy_coref")
 
 @registry.callbacks("spacy_coref.init_coref_weights.v1")
 def create_init_coref_weights(
-    path: Optional[Path] = None, component: str = "coref_cluster"
+    path: Optional[Path] = None,
+    component: str = "coref_cluster",
+    encoder_path: Optional[Path] = None,
 ) -> Callable[[Language], Language]:
     """Load pre-trained weights into a component after initialization.
 
     path (Optional[Path]): a pre-training output directory (with a `coref_cluster`
-        subdirectory, and `encoder` when the encoder was pre-trained too) or a saved component
-        directory (with `cfg` and `model`); None: do nothing.
+        subdirectory, and `encoder` when the encoder was pre-trained too), a trained pipeline
+        directory or a saved component directory (with `cfg` and `model`); None: do nothing.
     component (str): the component to load into.
+    encoder_path (Optional[Path]): a saved encoder component (e.g. a trained pipeline's
+        `transformer` directory) to load into the component's upstream encoder, to go on
+        fine-tuning both; None: the `encoder` subdirectory of `path` where there is one.
     RETURNS (Callable[[Language], Language]): the callback.
     """
 
     def init_coref_weights(nlp: Language) -> Language:
         if path is None:
+            if encoder_path is not None:
+                raise ValueError(Errors.CE269.format(path=encoder_path))
             return nlp
         root = Path(path)
+        encoder_dir = Path(encoder_path) if encoder_path is not None else root / "encoder"
+        encoder = encoder_of(nlp, component) if component in nlp.pipe_names else None
+        # checked before anything is loaded, so a wrong path changes nothing
+        if encoder_path is not None and (encoder is None or not encoder_dir.is_dir()):
+            raise ValueError(Errors.CE269.format(path=encoder_dir))
         component_dir = root / component if (root / component).is_dir() else root
         load_component_weights(nlp, component, component_dir)
-        encoder_dir = root / "encoder"
-        encoder = encoder_of(nlp, component)
         if encoder_dir.is_dir() and encoder is not None:
-            nlp.get_pipe(encoder).from_disk(encoder_dir)
-            logger.info("Loaded the pre-trained encoder '%s' from %s", encoder, encoder_dir)
+            # the vocab is the pipeline's own (a saved component directory may not have one)
+            nlp.get_pipe(encoder).from_disk(encoder_dir, exclude=["vocab"])
+            logger.info("Loaded the encoder '%s' from %s", encoder, encoder_dir)
         return nlp
 
     return init_coref_weights

@@ -67,8 +67,9 @@ def metrics_table(metrics: Dict[str, Metrics]) -> str:
 
 
 def _conll_row(name: str, m: Metrics) -> List[str]:
-    c = m["conll"]
-    kept = c if m.get("keep_singletons") else m.get("conll_singletons")
+    c, kept = m["conll"], m.get("conll_singletons")
+    if m.get("keep_singletons"):  # the main columns are always with singletons removed
+        c, kept = m.get("conll_without_singletons") or c, c
     if kept:
         with_singletons = _num(kept["conll_f1"])
     elif "conll_singletons" in m:

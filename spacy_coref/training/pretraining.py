@@ -58,8 +58,14 @@ def mask_token_of(nlp: Language, encoder: Optional[str]) -> str:
     """The encoder tokenizer's mask token ("[MASK]" for BERT, "<mask>" for RoBERTa)."""
     tokenizer = None
     if encoder is not None:
-        # an uninitialized transformer has no tokenizer yet
-        tokenizer = getattr(nlp.get_pipe(encoder).model, "tokenizer", None)
+        model = nlp.get_pipe(encoder).model
+        tokenizer = getattr(model, "tokenizer", None)
+        name = model.attrs.get("name")
+        if tokenizer is None and isinstance(name, str):
+            # an uninitialized transformer has no tokenizer yet: load the encoder's own
+            from transformers import AutoTokenizer
+
+            tokenizer = AutoTokenizer.from_pretrained(name)
     return getattr(tokenizer, "mask_token", None) or DEFAULT_MASK_TOKEN
 
 

@@ -13,6 +13,7 @@ from spacy_coref.cli.resolve import (
     doc_record,
     guess_input_format,
     load_resolver,
+    read_arguments,
     read_records,
 )
 from spacy_coref.errors import DataFormatError
@@ -122,6 +123,23 @@ def test_not_utf8_names_the_line(tmp_path):
     for input_format in ("text", "doc"):
         result = run(["--input", str(path), "--input-format", input_format])
         assert_one_line_error(result, "CE203", f"{path}:2")
+
+
+def test_arguments_as_jsonl_records():
+    records = read_arguments(['{"text": "Ann ran.", "id": 7}', '{"text": ""}'], InputFormat.jsonl)
+    assert records == [{"text": "Ann ran.", "id": 7}, {"text": ""}]
+    assert read_arguments(['{"text": "x"}'], None) == [{"text": '{"text": "x"}'}]
+    assert_one_line_error(run(['{"id": 1}', "--input-format", "jsonl"]), "CE201", "argument 1:")
+    args = ['{"text": "ok"}', "{", "--input-format", "jsonl"]
+    assert_one_line_error(run(args), "CE200", "argument 2:")
+
+
+def test_arguments_that_are_not_utf8():
+    # how Python hands over the latin-1 bytes of "naïve" on a UTF-8 command line
+    text = b"na\xefve".decode("utf8", "surrogateescape")
+    with pytest.raises(DataFormatError, match=r"CE211\] argument 2: .*'\\udcef'"):
+        read_arguments(["fine", text], None)
+    assert_one_line_error(run(["fine", text]), "CE211", "argument 2:")
 
 
 def test_unreadable_input(tmp_path):

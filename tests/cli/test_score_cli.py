@@ -237,4 +237,4 @@ def test_gap_score(tmp_path):
     assert "Masculine" in table.stdout and "Bias (F/M)" in table.stdout
     pred.write_text("t-1\tTRUE\tFALSE\nt-2\tyes\tFALSE\n")
     for extra in ([], ["--json"]):
-        assert_one_line_error(run("gap-score", gold, pred, *extra), f"CE054] {pred}:2:")
+        assert_one_line_error(run("gap-score", gold, pred, *extra), f"CE024] {pred}:2:")

@@ -254,3 +254,79 @@ def test_decoding_chains_and_the_null_score():
     assert predict_clusters(doc_scores, null_score=-2.0) == [[(0, 1), (2, 3), (4, 5), (6, 7)]]
     assert predict_clusters(doc_scores, null_score=5.0) == []
     assert doc_scores.scores[0, 0] == 0.0  # decoding does not change the model's scores
+
+
+def _listener_nlp(learn_rate_scale):
+    """A shared tok2vec component feeding coref_cluster through a listener, as with a shared
+    transformer."""
+    fix_random_seed(0)
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "tok2vec",
+        config={
+            "model": {
+                "@architectures": "spacy.HashEmbedCNN.v2",
+                "pretrained_vectors": None,
+                "width": 32,
+                "depth": 1,
+                "embed_size": 300,
+                "window_size": 1,
+                "maxout_pieces": 3,
+                "subword_features": True,
+            }
+        },
+    )
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 32, "upstream": "tok2vec"}
+    nlp.add_pipe(
+        "coref_cluster",
+        config={
+            "model": {"hidden_width": 16, "top_lambda": 1.0, "tok2vec": listener},
+            "learn_rate_scale": learn_rate_scale,
+        },
+    )
+    return nlp
+
+
+def _weights(nlp, name):
+    model = nlp.get_pipe(name).model
+    own = [node.get_param(p).copy() for node in model.walk() for p in node.param_names]
+    torch_params = [
+        value.detach().numpy().copy()
+        for node in model.walk()
+        for shim in node.shims
+        for _, value in shim._model.named_parameters()
+    ]
+    return own + torch_params
+
+
+def _changed(before, after):
+    return any(not numpy.array_equal(b, a) for b, a in zip(before, after))
+
+
+@pytest.mark.parametrize("scale", [0.0, 1.0])
+def test_learn_rate_scale_applies_to_the_head_only(scale):
+    nlp = _listener_nlp(scale)
+    examples = _examples(nlp)
+    optimizer = nlp.initialize(lambda: examples)
+    head, encoder = _weights(nlp, "coref_cluster"), _weights(nlp, "tok2vec")
+    # as spacy train does: the shared encoder's gradient is complete only after every listener
+    nlp.update(examples, sgd=False)
+    for name in ("tok2vec", "coref_cluster"):
+        nlp.get_pipe(name).finish_update(optimizer)
+    assert _changed(encoder, _weights(nlp, "tok2vec"))  # the encoder trains at the full rate
+    assert _changed(head, _weights(nlp, "coref_cluster")) == (scale > 0)
+    saved = nlp.get_pipe("coref_cluster").cfg["learn_rate_scale"]
+    assert saved == scale
+
+
+def test_scaled_optimizer_scales_the_step():
+    from thinc.api import SGD
+
+    from spacy_coref.pipeline.cluster import ScaledOptimizer
+
+    weights, gradient = numpy.ones(3, dtype="f"), numpy.full(3, 0.5, dtype="f")
+    plain, _ = SGD(0.1)((1, "W"), weights.copy(), gradient.copy())
+    scaled, _ = ScaledOptimizer(SGD(0.1), 3.0)((1, "W"), weights.copy(), gradient.copy())
+    numpy.testing.assert_allclose(1 - plain, 0.05, rtol=1e-6)
+    numpy.testing.assert_allclose(1 - scaled, 0.15, rtol=1e-6)
+    assert ScaledOptimizer(SGD(0.1), 3.0).learn_rate == 0.1  # the rest is the optimizer's

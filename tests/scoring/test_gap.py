@@ -127,7 +127,7 @@ def test_prediction_round_trip_and_header(tmp_path):
 @pytest.mark.parametrize(
     "text,code,line",
     [
-        ("t-1\tTRUE\tFALSE\nt-2\tyes\tFALSE\n", "CE054", 2),
+        ("t-1\tTRUE\tFALSE\nt-2\tyes\tFALSE\n", "CE024", 2),
         ("t-1\tTRUE\n", "CE055", 1),
         ("t-1\tTRUE\tFALSE\nt-1\tTRUE\tFALSE\n", "CE057", 2),
     ],
@@ -156,7 +156,7 @@ def test_extra_predictions_warn(gold_tsv, tmp_path):
 @pytest.mark.parametrize(
     "row,code",
     [(["t-1", "x", "It", "0", "A", "0", "TRUE", "B", "0", "FALSE", "u"], "CE058"),
-     (["t-1", "x", "He", "0", "A", "0", "maybe", "B", "0", "FALSE", "u"], "CE054"),
+     (["t-1", "x", "He", "0", "A", "0", "maybe", "B", "0", "FALSE", "u"], "CE024"),
      (["t-1", "x", "He"], "CE055")],
 )  # fmt: skip
 def test_gold_errors(tmp_path, row, code):

@@ -94,19 +94,25 @@ def test_conll_with_and_without_singletons(nlp):
     clusters = [[(0, 1), (2, 3), (5, 6)], [(3, 4), (7, 8)], [(8, 10)]]
     refs = [gold_doc(nlp, text, clusters)]
     result = evaluate_docs(nlp, refs)
+    kept = evaluate_docs(nlp, refs, keep_singletons=True)
     predicted = get_clusters(nlp(text))
     for key, keep in (("conll", False), ("conll_singletons", True)):
         expected = CorefEvaluator(keep_singletons=keep)
         expected.add(clusters, predicted)
         assert result[key] == expected.scores()
     assert result["conll"]["conll_f1"] != result["conll_singletons"]["conll_f1"]
+    # both ways are there whatever the main figure is
+    for res in (result, kept):
+        assert res["conll_without_singletons"] == result["conll"]
+        assert res["conll_singletons"] == result["conll_singletons"]
+    assert kept["conll"] == result["conll_singletons"] and kept["keep_singletons"] is True
 
 
 def test_no_singleton_scores_without_singletons_in_the_gold(nlp):
     refs = [gold_doc(nlp, "Anna met her brother.", [[(0, 1), (2, 3)]])]
     result = evaluate_docs(nlp, refs)
     assert result["conll"] is not None
-    assert result["conll_singletons"] is None
+    assert result["conll_singletons"] is None and result["conll_without_singletons"] is None
     assert result["gap"] is None and result["gap_gold_mentions"] is None
 
 

@@ -30,6 +30,10 @@ def metrics_dir(tmp_path):
         "gum": {"model": "m", "data": "dev/gum.spacy", "conll": conll(36.87),
                 "conll_singletons": None, "gap": None, "keep_singletons": False},
         "old": {"model": "m", "data": "dev/old.spacy", "conll": conll(30.0), "gap": None},
+        # --keep-singletons: the main figure is with singletons; the table's is without
+        "kept": {"model": "m", "data": "dev/litbank.spacy", "conll": conll(61.2345),
+                 "conll_singletons": conll(61.2345), "conll_without_singletons": conll(48.7654),
+                 "gap": None, "keep_singletons": True},
         "gap": {"model": "m", "data": "gap.spacy", "conll": None, "gap": gap(54.04, 1.0894),
                 "gap_gold_mentions": gap(70.0, None)},
         "benchmark": {"words_per_second": 2000},
@@ -44,12 +48,13 @@ def metrics_dir(tmp_path):
 def test_table_rows(metrics_dir):
     with pytest.warns(UserWarning, match="CW280.*benchmark.json"):
         metrics, skipped = read_metrics_dir(metrics_dir)
-    assert sorted(metrics) == ["gap", "gum", "litbank", "old"]
+    assert sorted(metrics) == ["gap", "gum", "kept", "litbank", "old"]
     assert skipped == ["benchmark.json"]
     lines = metrics_table(metrics).splitlines()
     row = {line.split(" | ")[0].strip("| "): line for line in lines if line.startswith("| ")}
     assert row["litbank"].startswith("| litbank | m | dev/litbank.spacy | 48.77 | 48.77 | 49.77 |")
     assert row["litbank"].endswith("| 81.0 / 79.0 | 61.23 |")
+    assert row["kept"].replace("| kept |", "| litbank |") == row["litbank"]
     assert row["gum"].endswith("| n/a (no singletons in the gold) |")
     assert row["old"].endswith("| not measured |")
     gap_rows = [line for line in lines if line.startswith("| gap |")]

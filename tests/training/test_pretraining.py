@@ -245,6 +245,50 @@ def test_init_callback_errors(tmp_path):
         create_init_coref_weights(tmp_path / "wide")(spacy.blank("en"))
 
 
+def _listener_nlp(seed: int):
+    """coref_cluster over a shared tok2vec component (through a listener), initialized."""
+    fix_random_seed(seed)
+    nlp = spacy.blank("en")
+    tok2vec = {
+        "@architectures": "spacy.HashEmbedCNN.v2",
+        **SMALL["model"]["tok2vec"],
+        "pretrained_vectors": None,
+        "window_size": 1,
+        "maxout_pieces": 3,
+        "subword_features": True,
+    }
+    nlp.add_pipe("tok2vec", config={"model": tok2vec})
+    listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 16, "upstream": "tok2vec"}
+    nlp.add_pipe("coref_cluster", config={"model": {**SMALL["model"], "tok2vec": listener}})
+    doc = nlp.make_doc("Alice saw Bob . She waved at him .")
+    reference = nlp.make_doc("Alice saw Bob . She waved at him .")
+    set_clusters(reference, [[(0, 1), (4, 5)]])
+    nlp.initialize(lambda: [Example(doc, reference)])
+    return nlp
+
+
+def test_init_callback_loads_a_trained_encoder(tmp_path):
+    saved, fresh = _listener_nlp(0), _listener_nlp(1)
+    saved.to_disk(tmp_path / "pipeline")
+    encoder_bytes = saved.get_pipe("tok2vec").to_bytes(exclude=["vocab"])
+    assert fresh.get_pipe("tok2vec").to_bytes(exclude=["vocab"]) != encoder_bytes
+    create_init_coref_weights(tmp_path / "pipeline")(fresh)  # the head only
+    assert fresh.get_pipe("tok2vec").to_bytes(exclude=["vocab"]) != encoder_bytes
+    create_init_coref_weights(
+        tmp_path / "pipeline", encoder_path=tmp_path / "pipeline" / "tok2vec"
+    )(fresh)
+    assert fresh.get_pipe("tok2vec").to_bytes(exclude=["vocab"]) == encoder_bytes
+    assert numpy.allclose(_scores(saved), _scores(fresh))
+    with pytest.raises(ValueError, match="CE269"):  # no such directory
+        create_init_coref_weights(tmp_path / "pipeline", encoder_path=tmp_path / "nope")(fresh)
+    with pytest.raises(ValueError, match="CE269"):  # an encoder without the head's weights
+        create_init_coref_weights(None, encoder_path=tmp_path / "pipeline" / "tok2vec")(fresh)
+    with pytest.raises(ValueError, match="CE269"):  # the head has its own tok2vec
+        create_init_coref_weights(
+            tmp_path / "pipeline", encoder_path=tmp_path / "pipeline" / "tok2vec"
+        )(_cnn_nlp(0))
+
+
 def test_read_texts_splits_and_reports_bad_lines(tmp_path):
     text = "\n\n".join(["one two three"] * 5)
     assert split_text(text, 6) == ["one two three\n\none two three"] * 2 + ["one two three"]
@@ -371,3 +415,23 @@ def test_pretrain_fine_tunes_an_encoder_that_is_not_frozen(tmp_path, tiny_base, 
         if not numpy.array_equal(param.detach().numpy(), before[name].detach().numpy())
     ]
     assert changed  # the masked texts' gradients reached the encoder
+
+
+def test_mask_token_comes_from_the_encoders_tokenizer(tmp_path):
+    """Before initialization the transformer has no tokenizer: the encoder's own is read, so a
+    RoBERTa-style encoder masks with "<mask>", not BERT's "[MASK]"."""
+    from transformers import RobertaTokenizer
+
+    from spacy_coref.training.pretraining import mask_token_of
+
+    vocab = {t: i for i, t in enumerate(["<s>", "<pad>", "</s>", "<unk>", "<mask>", "a", "\u0120"])}
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf8")
+    (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf8")
+    RobertaTokenizer(tmp_path / "vocab.json", tmp_path / "merges.txt").save_pretrained(
+        tmp_path / "roberta"
+    )
+    nlp = spacy.blank("en")
+    nlp.add_pipe("transformer", config={"model": {"name": str(tmp_path / "roberta")}})
+    assert nlp.get_pipe("transformer").model.tokenizer is None
+    assert mask_token_of(nlp, "transformer") == "<mask>"
+    assert mask_token_of(nlp, None) == "[MASK]"  # no encoder component: BERT's
