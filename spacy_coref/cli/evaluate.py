@@ -21,6 +21,7 @@ def evaluate_cli(
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline to stack a coreference pipeline on"),
     keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters in the main CoNLL figures (where the gold has singletons, both ways are written to --output)"),
     gold_mentions: bool = typer.Option(True, "--gold-mentions/--no-gold-mentions", help="Also score GAP with the three labelled spans as the only candidates"),
+    oracle_mentions: bool = typer.Option(False, "--oracle-mentions", help="Also score CoNLL data with every gold mention (singletons included) as the only candidates: what the candidate mentions cost"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the metrics as JSON"),
     # fmt: on
 ) -> None:
@@ -31,7 +32,11 @@ def evaluate_cli(
         nlp = load_coref_nlp(model, base=base)
         references = read_docs(data, vocab=nlp.vocab)
         result = evaluate_docs(
-            nlp, references, keep_singletons=keep_singletons, gold_mentions=gold_mentions
+            nlp,
+            references,
+            keep_singletons=keep_singletons,
+            gold_mentions=gold_mentions,
+            oracle_mentions=oracle_mentions,
         )
     except ValueError as e:  # DataFormatError included: one line, non-zero exit
         fail_one_line(str(e))
@@ -41,6 +46,9 @@ def evaluate_cli(
         show_conll(result["conll_without_singletons"], "removed")
     elif not keep_singletons and result["conll_singletons"]:
         show_conll(result["conll_singletons"], "kept")
+    if result["conll_oracle_mentions"]:
+        singletons = "kept" if keep_singletons else "removed"
+        show_conll(result["conll_oracle_mentions"], f"{singletons}; gold mentions as candidates")
     show_gap(result["gap"], "detected mentions")
     show_gap(result["gap_gold_mentions"], "gold-two-mention")
     msg.info(

@@ -1,6 +1,7 @@
 """Evaluate a coreference pipeline on gold documents: CoNLL metrics for fully annotated docs
 (with and without singletons), GAP metrics for GAP docs (three labelled spans) with detected
-mentions and with the labelled spans as the only candidates."""
+mentions and with the labelled spans as the only candidates; on request, CoNLL metrics with the
+gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,6 +46,7 @@ def evaluate_docs(
     *,
     keep_singletons: bool = False,
     gold_mentions: bool = True,
+    oracle_mentions: bool = False,
     batch_size: int = 8,
 ) -> Dict[str, Any]:
     """Run `nlp` on copies of the references' tokens and score the clusters.
@@ -59,9 +61,12 @@ def evaluate_docs(
     keep_singletons (bool): score singleton clusters in "conll" (False removes them from key
         and response).
     gold_mentions (bool): also score GAP docs in the gold-two-mention setting.
+    oracle_mentions (bool): also score the fully annotated docs with every gold mention
+        (singletons included) as the only candidates, in "conll_oracle_mentions".
     batch_size (int): docs per batch.
     RETURNS (Dict[str, Any]): "conll" (as set by `keep_singletons`), "conll_singletons"
-        (kept) and "conll_without_singletons" (removed) where the gold has singletons, "gap",
+        (kept) and "conll_without_singletons" (removed) where the gold has singletons,
+        "conll_oracle_mentions" (as set by `keep_singletons`), "gap",
         "gap_gold_mentions" (each None where it does not apply), "n_docs", "n_words",
         "words_per_second", "seconds", "keep_singletons".
     """
@@ -78,12 +83,18 @@ def evaluate_docs(
         "conll": _conll_scores(conll_refs, conll_preds, keep_singletons) if conll_refs else None,
         "conll_singletons": None,
         "conll_without_singletons": None,
+        "conll_oracle_mentions": None,
         "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
         "gap_gold_mentions": None,
     }
     if has_singletons:
         result["conll_singletons"] = _conll_scores(conll_refs, conll_preds, True)
         result["conll_without_singletons"] = _conll_scores(conll_refs, conll_preds, False)
+    if conll_refs and oracle_mentions:
+        with given_mentions(nlp, GIVEN_MENTIONS_KEY):
+            docs = (_with_all_gold_mentions(ref, nlp.vocab) for ref in conll_refs)
+            given = list(nlp.pipe(docs, batch_size=batch_size))
+        result["conll_oracle_mentions"] = _conll_scores(conll_refs, given, keep_singletons)
     if gap_refs and gold_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
             docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)
@@ -130,6 +141,15 @@ def _with_given_mentions(reference: Doc, vocab: Vocab) -> Doc:
     doc.spans[GIVEN_MENTIONS_KEY] = [
         Span(doc, span.start, span.end, label=span.label_)
         for span in reference.spans[GOLD_MENTIONS_KEY]
+    ]
+    return doc
+
+
+def _with_all_gold_mentions(reference: Doc, vocab: Vocab) -> Doc:
+    """A bare copy of a doc whose only candidate mentions are its gold mentions."""
+    doc = bare_copy(reference, vocab)
+    doc.spans[GIVEN_MENTIONS_KEY] = [
+        Span(doc, start, end) for cluster in get_clusters(reference) for start, end in cluster
     ]
     return doc
 

@@ -152,3 +152,19 @@ def test_given_mentions_inside_the_coref_stack():
     assert get_mentions(result, MENTIONS_KEY) == [(0, 1), (2, 4), (7, 8)]
     for cluster in get_clusters(result):
         assert set(cluster) <= {(0, 1), (2, 4), (7, 8)}
+
+
+def test_oracle_mentions_are_the_only_candidates(nlp):
+    text = "Anna met her brother. She told him the news."
+    clusters = [[(0, 1), (2, 3), (5, 6)], [(3, 4), (7, 8)], [(8, 10)]]
+    refs = [gold_doc(nlp, text, clusters)]
+    assert evaluate_docs(nlp, refs)["conll_oracle_mentions"] is None  # only on request
+    for keep in (False, True):
+        result = evaluate_docs(nlp, refs, oracle_mentions=True, keep_singletons=keep)
+        # the stand-in links every candidate: one cluster of exactly the gold mentions
+        expected = CorefEvaluator(keep_singletons=keep)
+        expected.add(clusters, [sorted(m for c in clusters for m in c)])
+        assert result["conll_oracle_mentions"] == expected.scores()
+        if keep:  # without singletons, the linked singleton "the news" is no key mention
+            assert result["conll_oracle_mentions"]["mentions"]["p"] == 100.0
+        assert result["conll"] != result["conll_oracle_mentions"]  # the rules found others
