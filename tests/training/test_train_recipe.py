@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-
+import torch
 from spacy.tokens import Doc
 
 from spacy_coref.annotations import get_clusters, set_clusters
@@ -135,7 +135,7 @@ def test_coref_needs_a_parse(trained, tmp_path):
 
 @pytest.mark.parametrize("config", ["coref_trf.cfg", "coref_cnn.cfg"])
 def test_other_configs_train(config, tmp_path, tiny_bert, tiny_data):
-    """The fine-tuning transformer config (annotating parser) and the CNN config both train, on
+    """The fine-tuning transformer config (parsed once by its reader) and the CNN config train, on
     the dataset's own tokens: a gold mention inside what spaCy would make one token ("Bob" of
     "Bobby") still aligns, so no CW100."""
     data = tmp_path / "data"
@@ -160,6 +160,28 @@ def test_other_configs_train(config, tmp_path, tiny_bert, tiny_data):
     nlp = spacy.load(tmp_path / "out" / "model-last")
     doc = nlp("Anna met her brother. She told him the news.")
     assert "coref_mentions" in doc.spans
+    if config == "coref_trf.cfg":
+        _go_on_from(tmp_path / "out" / "model-last", cmd, tmp_path / "refined")
+
+
+def _go_on_from(trained: Path, cmd, output: Path) -> None:
+    """project.yml's `refine`: training starts from a trained pipeline's encoder and head. At a
+    learning rate of 0 the result keeps exactly the weights it started from."""
+    cmd = [*cmd[: cmd.index("--output") + 1], str(output), *cmd[cmd.index("--output") + 2 :]]
+    cmd += [
+        "--paths.init_coref", str(trained), "--paths.init_encoder", str(trained / "transformer"),
+        "--training.max_steps", "1", "--training.optimizer.learn_rate.initial_rate", "0",
+        "--components.coref_cluster.learn_rate_scale", "3",
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    start, refined = spacy.load(trained), spacy.load(output / "model-last")
+    encoder = dict(start.get_pipe("transformer").model.transformer.named_parameters())
+    for name, param in refined.get_pipe("transformer").model.transformer.named_parameters():
+        assert torch.equal(param, encoder[name]), name
+    head = start.get_pipe("coref_cluster").model.to_bytes()
+    assert refined.get_pipe("coref_cluster").model.to_bytes() == head
+    assert refined.get_pipe("coref_cluster").cfg["learn_rate_scale"] == 3
 
 
 def test_evaluate_cli_reports_conll_and_gap(trained, tiny_data, tmp_path):
