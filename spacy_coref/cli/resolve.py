@@ -11,7 +11,7 @@ Output, one JSON object per document: the input's fields, "clusters" (each with 
 as "start"/"end" character offsets into "text", Python string indices, and the "text"),
 "resolved" (`Doc._.coref_resolved`) and, with `--scores`, "scores": every scored
 (mention, antecedent) pair with the model's antecedent score (higher links more readily; the
-no-antecedent option scores the model's null score, -1 for the shipped default).
+no-antecedent option scores the model's null score, 0 for the shipped default).
 """
 import io
 import json
