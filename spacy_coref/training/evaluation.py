@@ -87,9 +87,10 @@ def evaluate_docs(
         "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
         "gap_gold_mentions": None,
     }
-    if has_singletons:
-        result["conll_singletons"] = _conll_scores(conll_refs, conll_preds, True)
-        result["conll_without_singletons"] = _conll_scores(conll_refs, conll_preds, False)
+    if has_singletons:  # the setting "conll" has is scored once
+        other = _conll_scores(conll_refs, conll_preds, not keep_singletons)
+        kept, removed = (result["conll"], other) if keep_singletons else (other, result["conll"])
+        result["conll_singletons"], result["conll_without_singletons"] = kept, removed
     if conll_refs and oracle_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
             docs = (_with_all_gold_mentions(ref, nlp.vocab) for ref in conll_refs)

@@ -197,15 +197,19 @@ def test_pronoun_head_learns_and_trains_the_shared_projection():
     assert names and all(name.startswith("ffnn.") for name in names)
 
 
-def _cnn_nlp(seed: int):
-    fix_random_seed(seed)
-    nlp = spacy.blank("en")
-    nlp.add_pipe("coref_cluster", config=SMALL)
+def _initialized(nlp):
     doc = nlp.make_doc("Alice saw Bob . She waved at him .")
     reference = nlp.make_doc("Alice saw Bob . She waved at him .")
     set_clusters(reference, [[(0, 1), (4, 5)]])
     nlp.initialize(lambda: [Example(doc, reference)])
     return nlp
+
+
+def _cnn_nlp(seed: int):
+    fix_random_seed(seed)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("coref_cluster", config=SMALL)
+    return _initialized(nlp)
 
 
 def _scores(nlp):
@@ -260,11 +264,7 @@ def _listener_nlp(seed: int):
     nlp.add_pipe("tok2vec", config={"model": tok2vec})
     listener = {"@architectures": "spacy.Tok2VecListener.v1", "width": 16, "upstream": "tok2vec"}
     nlp.add_pipe("coref_cluster", config={"model": {**SMALL["model"], "tok2vec": listener}})
-    doc = nlp.make_doc("Alice saw Bob . She waved at him .")
-    reference = nlp.make_doc("Alice saw Bob . She waved at him .")
-    set_clusters(reference, [[(0, 1), (4, 5)]])
-    nlp.initialize(lambda: [Example(doc, reference)])
-    return nlp
+    return _initialized(nlp)
 
 
 def test_init_callback_loads_a_trained_encoder(tmp_path):
