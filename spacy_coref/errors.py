@@ -220,6 +220,10 @@ class Errors(metaclass=ErrorsWithCodes):
     CE221 = ("Could not read the settings of component '{name}' from {path}: expected a JSON "
              "object as written by to_disk, but {found}. The file is corrupted: restore it or "
              "save the pipeline again.")
+    CE222 = ("Component '{name}' could not build its coreference pipeline from {path}: the file "
+             "is a spaCy config, but not one that builds ({error}). Fix the setting the error "
+             "names (is a package that registers the factory or architecture installed?), or "
+             "save the pipeline again.")
     # inference, batching and benchmarks (CE240-CE259)
     CE240 = ("Expected max_tokens_in_batch to be a positive number of wordpieces, but found "
              "{value}. Set [components.transformer.model] max_tokens_in_batch, e.g. 4096.")

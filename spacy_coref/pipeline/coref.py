@@ -156,12 +156,26 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "c
 
 
 def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
-    """The untrained pipeline described by a config file; a corrupted file raises CE220."""
+    """The untrained pipeline described by a config file. A file that is not a spaCy config
+    (corrupted, not UTF-8, no [nlp] section) raises CE220; a readable config that does not
+    build (an unknown factory, a setting of the wrong type) raises CE222, naming the setting.
+    """
     try:
-        return util.load_model_from_config(util.load_config(config_path), vocab=vocab)
-    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not a config, no such factory
-        error = " ".join(str(e).split())[:200] or type(e).__name__
-        raise ValueError(Errors.CE220.format(name=name, path=config_path, error=error)) from e
+        config = util.load_config(config_path)
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, not config syntax
+        raise ValueError(Errors.CE220.format(name=name, path=config_path, error=_brief(e))) from e
+    if "nlp" not in config:
+        error = "no [nlp] section"
+        raise ValueError(Errors.CE220.format(name=name, path=config_path, error=error))
+    try:
+        return util.load_model_from_config(config, vocab=vocab)
+    except ValueError as e:  # confection's validation errors and spaCy's E002 are ValueErrors
+        raise ValueError(Errors.CE222.format(name=name, path=config_path, error=_brief(e))) from e
+
+
+def _brief(error: Exception, limit: int = 300) -> str:
+    """An exception's message on one line, cut to `limit` characters."""
+    return " ".join(str(error).split())[:limit] or type(error).__name__
 
 
 def save_coref_pipeline(

@@ -132,6 +132,27 @@ def test_damaged_file_is_named(model_copy, name, code, component, damage):
 
 
 @pytest.mark.parametrize(
+    "old,new,named",
+    [
+        ('factory = "coref_cluster"', 'factory = "coref_clusterx"', "coref_clusterx"),
+        ("top_lambda = 0.4", 'top_lambda = "high"', "top_lambda"),
+        ("top_lambda = 0.4", "top_lambda = 0.4\nwidth_of_nothing = 3", "width_of_nothing"),
+    ],
+)
+def test_config_that_reads_but_does_not_build(model_copy, old, new, named):
+    """A hand-edited config that is valid syntax but names an unknown factory or a bad setting
+    is not called corrupted (CE220): CE222 passes on what spaCy says is wrong."""
+    path = model_copy / "config.cfg"
+    text = path.read_text(encoding="utf8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf8")
+    with pytest.raises(ValueError, match="CE222") as error:
+        _load_stack(model_copy)
+    message = str(error.value)
+    assert "'coref'" in message and str(path) in message and named in message
+
+
+@pytest.mark.parametrize(
     "name,code,component",
     [
         ("coref_cluster/model", "CE104", "coref_cluster"),
