@@ -49,7 +49,7 @@ def create_init_coref_weights(
             return nlp
         root = Path(path)
         encoder_dir = Path(encoder_path) if encoder_path is not None else root / "encoder"
-        encoder = encoder_of(nlp, component) if component in nlp.pipe_names else None
+        encoder = encoder_of(nlp, component) if component in nlp.component_names else None
         # checked before anything is loaded, so a wrong path changes nothing
         if encoder_path is not None and (encoder is None or not encoder_dir.is_dir()):
             raise ValueError(Errors.CE269.format(path=encoder_dir))
@@ -67,8 +67,8 @@ def create_init_coref_weights(
 def load_component_weights(nlp: Language, component: str, directory: Path) -> None:
     """Load the `model` file of a saved component into the pipeline's initialized component,
     after checking that the input widths agree."""
-    if component not in nlp.pipe_names:
-        raise ValueError(Errors.CE264.format(name=component, names=nlp.pipe_names))
+    if component not in nlp.component_names:
+        raise ValueError(Errors.CE264.format(name=component, names=nlp.component_names))
     cfg_path, model_path = directory / "cfg", directory / "model"
     if not cfg_path.exists() or not model_path.exists():
         raise ValueError(Errors.CE263.format(path=directory, component=component))
@@ -87,9 +87,10 @@ def load_component_weights(nlp: Language, component: str, directory: Path) -> No
 
 
 def encoder_of(nlp: Language, component: str = "coref_cluster") -> Optional[str]:
-    """The upstream component whose listener feeds the component's model, if any."""
+    """The upstream component whose listener feeds the component's model, if any. Disabled
+    components count: `spacy train` disables the frozen ones while `after_init` runs."""
     tok2vec = nlp.get_pipe(component).model.get_ref("tok2vec")
     for node in tok2vec.walk():
-        if getattr(node, "upstream_name", None) in nlp.pipe_names:
+        if getattr(node, "upstream_name", None) in nlp.component_names:
             return node.upstream_name
     return None

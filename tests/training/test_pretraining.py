@@ -289,6 +289,18 @@ def test_init_callback_loads_a_trained_encoder(tmp_path):
         )(_cnn_nlp(0))
 
 
+def test_init_callback_loads_an_encoder_that_training_has_frozen(tmp_path):
+    # `spacy train` disables its frozen components while [initialize.after_init] runs: a trained
+    # encoder must still load into a frozen one, to train a new head on its fixed output.
+    saved, fresh = _listener_nlp(0), _listener_nlp(1)
+    saved.to_disk(tmp_path / "pipeline")
+    encoder_bytes = saved.get_pipe("tok2vec").to_bytes(exclude=["vocab"])
+    with fresh.select_pipes(disable=["tok2vec"]):
+        create_init_coref_weights(
+            tmp_path / "pipeline", encoder_path=tmp_path / "pipeline" / "tok2vec"
+        )(fresh)
+    assert fresh.get_pipe("tok2vec").to_bytes(exclude=["vocab"]) == encoder_bytes
+    assert numpy.allclose(_scores(saved), _scores(fresh))
 def test_read_texts_splits_and_reports_bad_lines(tmp_path):
     text = "\n\n".join(["one two three"] * 5)
     assert split_text(text, 6) == ["one two three\n\none two three"] * 2 + ["one two three"]
