@@ -301,6 +301,8 @@ def test_init_callback_loads_an_encoder_that_training_has_frozen(tmp_path):
         )(fresh)
     assert fresh.get_pipe("tok2vec").to_bytes(exclude=["vocab"]) == encoder_bytes
     assert numpy.allclose(_scores(saved), _scores(fresh))
+
+
 def test_read_texts_splits_and_reports_bad_lines(tmp_path):
     text = "\n\n".join(["one two three"] * 5)
     assert split_text(text, 6) == ["one two three\n\none two three"] * 2 + ["one two three"]
