@@ -20,6 +20,9 @@ SPEAKERS_KEY = "coref_speakers"
 # Partially annotated documents (GAP): only these spans carry gold coreference decisions, so
 # losses and scores are restricted to them. Labels are the roles ("PRONOUN", "A", "B").
 GOLD_MENTIONS_KEY = "coref_gold_mentions"
+# The annotation scheme a document follows ("litbank", "ontonotes", ...), kept in
+# `doc.user_data`: models with schemes (spacy_coref.S2ECoref.v2) learn and predict each one.
+SCHEME_KEY = "coref_scheme"
 # Document identity from the source file, kept in `doc.user_data` (written to a DocBin with
 # `store_user_data=True`) so CoNLL output can repeat the `#begin document` line exactly.
 DOC_NAME = "coref_doc_name"
@@ -149,3 +152,16 @@ def set_doc_id(
         doc.user_data[DOC_PART] = part
     if header is not None:
         doc.user_data[DOC_HEADER] = header
+
+
+def get_scheme(doc: Doc) -> Optional[str]:
+    """The annotation scheme the doc follows, if it names one."""
+    return doc.user_data.get(SCHEME_KEY)
+
+
+def set_scheme(doc: Doc, scheme: Optional[str]) -> None:
+    """Name the annotation scheme the doc follows (None: remove it)."""
+    if scheme is None:
+        doc.user_data.pop(SCHEME_KEY, None)
+    else:
+        doc.user_data[SCHEME_KEY] = scheme

@@ -164,6 +164,14 @@ class Errors(metaclass=ErrorsWithCodes):
     CE103 = ("Could not load the weights of component '{name}' from {path}: the file is "
              "corrupted or was written by an incompatible version.")
     CE104 = "Component '{name}' is missing its file {path}: the saved pipeline is incomplete."
+    CE105 = ("The setting 'schemes' of spacy_coref.S2ECoref.v2 must list distinct, non-empty "
+             "names of annotation schemes, but found {schemes}.")
+    CE106 = ("A doc follows the annotation scheme '{scheme}' (doc.user_data['coref_scheme']), "
+             "which the model does not know: it knows {schemes}. Convert the data with "
+             "`spacy-coref convert --scheme` naming one of them, or add the scheme to the "
+             "setting 'schemes' of the model before training.")
+    CE107 = ("Component '{name}': its setting 'scheme' is '{scheme}', but its model knows the "
+             "annotation schemes {schemes}.")
     CE110 = ("Component '{name}' wraps a whole trained pipeline and is serialized with "
              "nlp.to_disk / spacy.load only, not to or from bytes.")
     CE111 = ("Component '{name}' needs a dependency parse to find mentions, but the doc has none. "

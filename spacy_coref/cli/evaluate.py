@@ -6,8 +6,14 @@ from typing import Any, Dict, Optional
 import typer
 from wasabi import msg
 
+from ..annotations import set_scheme
 from ..formats import read_docs
-from ..training.evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
+from ..training.evaluation import (
+    BASE_PIPELINE,
+    evaluate_docs,
+    follow_scheme,
+    load_coref_nlp,
+)
 from ._app import app, fail_one_line
 
 CONLL_METRICS = ("muc", "b3", "ceafe", "lea", "mentions")
@@ -23,6 +29,7 @@ def evaluate_cli(
     gold_mentions: bool = typer.Option(True, "--gold-mentions/--no-gold-mentions", help="Also score GAP with the three labelled spans as the only candidates"),
     oracle_mentions: bool = typer.Option(False, "--oracle-mentions", help="Also score CoNLL data with every gold mention (singletons included) as the only candidates: what the candidate mentions cost"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the metrics as JSON"),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme for the model to follow in every document (default: the one each document names, as `spacy-coref make-corpus` and `convert --scheme` store it)"),
     # fmt: on
 ) -> None:
     """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics
@@ -31,6 +38,10 @@ def evaluate_cli(
     try:
         nlp = load_coref_nlp(model, base=base)
         references = read_docs(data, vocab=nlp.vocab)
+        if scheme is not None:  # over the docs' own, after checking the model knows it
+            follow_scheme(nlp, scheme)
+            for reference in references:
+                set_scheme(reference, scheme)
         result = evaluate_docs(
             nlp,
             references,
@@ -40,7 +51,7 @@ def evaluate_cli(
         )
     except ValueError as e:  # DataFormatError included: one line, non-zero exit
         fail_one_line(str(e))
-    result.update({"model": model, "data": str(data)})
+    result.update({"model": model, "data": str(data), "scheme": scheme})
     show_conll(result["conll"], "kept" if keep_singletons else "removed")
     if keep_singletons and result["conll_without_singletons"]:
         show_conll(result["conll_without_singletons"], "removed")

@@ -32,7 +32,7 @@ from ..errors import DataFormatError, Errors, Warnings
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.coref import CorefStack
 from ..render import render_doc, wrap_page
-from ..training.evaluation import BASE_PIPELINE, load_coref_nlp
+from ..training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
 from ._app import app, fail_one_line
 
 STDIN = "-"
@@ -66,6 +66,7 @@ def resolve_cli(
     scores: bool = typer.Option(False, "--scores", help="Add the antecedent score of every scored mention pair"),
     output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters"),
     batch_size: int = typer.Option(16, "--batch-size", "-b", help="Documents per batch", min=1),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (the shipped default: ontonotes, every referring noun phrase, or litbank, people, places, organisations and vehicles)"),
     # fmt: on
 ) -> None:
     """Resolve coreference in raw text: clusters with character offsets, the resolved text and
@@ -94,7 +95,7 @@ def resolve_cli(
         with _output_errors(output):
             output.parent.mkdir(parents=True, exist_ok=True)
     try:
-        nlp = load_resolver(model, base=base, scores=scores)
+        nlp = load_resolver(model, base=base, scores=scores, scheme=scheme)
     except (OSError, ValueError) as e:
         fail_one_line(Errors.CE207.format(model=model, base=base, error=e))
     # opened (and emptied) only now: a model that fails to load leaves an existing file as it was
@@ -163,12 +164,20 @@ def read_records(source: str, input_format: InputFormat) -> List[Record]:
     return records
 
 
-def load_resolver(model: str, *, base: str = BASE_PIPELINE, scores: bool = False) -> Language:
+def load_resolver(
+    model: str,
+    *,
+    base: str = BASE_PIPELINE,
+    scores: bool = False,
+    scheme: Optional[str] = None,
+) -> Language:
     """Load a pipeline that parses and resolves coreference (see `load_coref_nlp`).
 
     model (str): "default", a pipeline directory, or an installed package.
     base (str): The parser pipeline to stack a coreference pipeline on.
     scores (bool): Make the coreference components store their pair scores.
+    scheme (Optional[str]): The annotation scheme for every `coref_cluster` to follow; None:
+        their own setting.
     RETURNS (Language): The pipeline.
     """
     nlp = load_coref_nlp(_model_location(model), base=base)
@@ -179,6 +188,8 @@ def load_resolver(model: str, *, base: str = BASE_PIPELINE, scores: bool = False
         raise ValueError(Errors.CE209.format(factories=factories, model=model, names=names))
     for pipe in coref_pipes:
         _prepare(pipe, scores=scores)
+    if scheme is not None:  # one the model does not know fails here, before any output
+        follow_scheme(nlp, scheme)
     return nlp
 
 

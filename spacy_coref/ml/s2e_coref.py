@@ -1,7 +1,8 @@
-"""`spacy_coref.S2ECoref.v1`: token vectors from any tok2vec (a `spacy-transformers` listener, a
-CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e head with Entity Equalization."""
+"""`spacy_coref.S2ECoref.v2` (and v1): token vectors from any tok2vec (a `spacy-transformers`
+listener, a CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e head with Entity
+Equalization. v2 adds annotation schemes and keeps antecedents from containing their mention."""
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import torch
 from spacy.tokens import Doc
@@ -9,6 +10,7 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
 from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
 
+from ..annotations import get_scheme
 from ..errors import Errors
 from .candidates import CandidateSource, doc_candidates
 from .torch.s2e import DocScores, S2ECorefHead
@@ -32,6 +34,74 @@ OutT = List[CorefScores]
 GradT = List[Tuple[Floats2d, Floats1d]]
 
 
+@registry.architectures("spacy_coref.S2ECoref.v2")
+def build_s2e_coref_v2(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    hidden_width: int = 256,
+    dropout: float = 0.3,
+    top_lambda: float = 0.4,
+    max_antecedents: int = 50,
+    antecedent_window: int = 500,
+    entity_equalization: bool = True,
+    ee_chunk: int = 1024,
+    candidates: CandidateSource = "rules",
+    candidates_key: str = "coref_mentions",
+    max_span_width: int = 10,
+    mixed_precision: bool = False,
+    schemes: Sequence[str] = (),
+    containing_antecedents: bool = False,
+) -> Model[InT, OutT]:
+    """The s2e coreference model.
+
+    tok2vec (Model): token vectors for each doc; its output width is read at initialization.
+    hidden_width (int): width of the start/end projections m_s, m_e, a_s, a_e.
+    dropout (float): dropout on the token vectors.
+    top_lambda (float): keep the top lambda * T candidates by mention score.
+    max_antecedents (int): K, the candidate antecedents kept per mention.
+    antecedent_window (int): how many earlier mentions are scored as antecedents.
+    entity_equalization (bool): refine mention representations with Entity Equalization.
+    ee_chunk (int): Entity Equalization works on chunks of at most this many mentions.
+    candidates (str): "rules" (doc.spans[candidates_key]), "spans" (all spans up to
+        max_span_width) or "both".
+    mixed_precision (bool): fp16/bf16 autocast for the head on GPU.
+    schemes (Sequence[str]): the annotation schemes the model tells apart (e.g. ["ontonotes",
+        "litbank"]): a doc follows the scheme it names (doc.user_data["coref_scheme"], set by
+        `spacy-coref convert --scheme`), else the pipe's `scheme` setting, else the first.
+        Empty: one scheme for all docs, as v1.
+    containing_antecedents (bool): allow an antecedent that contains its mention (v1 does).
+    RETURNS (Model): docs -> List[CorefScores].
+    """
+    if len(set(schemes)) != len(schemes) or not all(isinstance(s, str) and s for s in schemes):
+        raise ValueError(Errors.CE105.format(schemes=list(schemes)))
+    head_cfg = dict(
+        hidden=hidden_width,
+        dropout=dropout,
+        top_lambda=top_lambda,
+        max_antecedents=max_antecedents,
+        antecedent_window=antecedent_window,
+        entity_equalization=entity_equalization,
+        ee_chunk=ee_chunk,
+        n_schemes=len(schemes),
+        containing_antecedents=containing_antecedents,
+    )
+    return Model(
+        "s2e_coref",
+        forward,
+        init=init,
+        layers=[tok2vec],
+        refs={"tok2vec": tok2vec},
+        dims={"nI": None},
+        attrs={
+            "head_cfg": head_cfg,
+            "mixed_precision": mixed_precision,
+            "candidates": dict(source=candidates, key=candidates_key, max_width=max_span_width),
+            "schemes": list(schemes),
+            # the scheme of docs that name none: the pipe sets it from its `scheme` setting
+            "default_scheme": None,
+        },
+    )
+
+
 @registry.architectures("spacy_coref.S2ECoref.v1")
 def build_s2e_coref(
     tok2vec: Model[List[Doc], List[Floats2d]],
@@ -47,43 +117,40 @@ def build_s2e_coref(
     max_span_width: int = 10,
     mixed_precision: bool = False,
 ) -> Model[InT, OutT]:
-    """The s2e coreference model.
-
-    tok2vec (Model): token vectors for each doc; its output width is read at initialization.
-    hidden_width (int): width of the start/end projections m_s, m_e, a_s, a_e.
-    dropout (float): dropout on the token vectors.
-    top_lambda (float): keep the top lambda * T candidates by mention score.
-    max_antecedents (int): K, the candidate antecedents kept per mention.
-    antecedent_window (int): how many earlier mentions are scored as antecedents.
-    entity_equalization (bool): refine mention representations with Entity Equalization.
-    ee_chunk (int): Entity Equalization works on chunks of at most this many mentions.
-    candidates (str): "rules" (doc.spans[candidates_key]), "spans" (all spans up to
-        max_span_width) or "both".
-    mixed_precision (bool): fp16/bf16 autocast for the head on GPU.
-    RETURNS (Model): docs -> List[CorefScores].
-    """
-    head_cfg = dict(
-        hidden=hidden_width,
+    """The s2e coreference model without annotation schemes, where an antecedent may contain
+    its mention. The settings are those of spacy_coref.S2ECoref.v2."""
+    return build_s2e_coref_v2(
+        tok2vec,
+        hidden_width=hidden_width,
         dropout=dropout,
         top_lambda=top_lambda,
         max_antecedents=max_antecedents,
         antecedent_window=antecedent_window,
         entity_equalization=entity_equalization,
         ee_chunk=ee_chunk,
+        candidates=candidates,
+        candidates_key=candidates_key,
+        max_span_width=max_span_width,
+        mixed_precision=mixed_precision,
+        schemes=(),
+        containing_antecedents=True,
     )
-    return Model(
-        "s2e_coref",
-        forward,
-        init=init,
-        layers=[tok2vec],
-        refs={"tok2vec": tok2vec},
-        dims={"nI": None},
-        attrs={
-            "head_cfg": head_cfg,
-            "mixed_precision": mixed_precision,
-            "candidates": dict(source=candidates, key=candidates_key, max_width=max_span_width),
-        },
-    )
+
+
+def scheme_indices(model: Model, docs: InT) -> List[int]:
+    """The index of each doc's annotation scheme among the model's `schemes`: the scheme the doc
+    names, else the model's default, else the first. A model without schemes ignores them."""
+    schemes = model.attrs.get("schemes", [])
+    if not schemes:
+        return [0] * len(docs)
+    default = model.attrs.get("default_scheme") or schemes[0]
+    indices = []
+    for doc in docs:
+        name = get_scheme(doc) or default
+        if name not in schemes:
+            raise ValueError(Errors.CE106.format(scheme=name, schemes=schemes))
+        indices.append(schemes.index(name))
+    return indices
 
 
 def ensure_head(model: Model, n_in: int) -> None:
@@ -123,7 +190,8 @@ def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, C
         raise ValueError(Errors.CE101)
     vectors, backprop_tok2vec = model.get_ref("tok2vec")(docs, is_train)
     candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
-    outputs, backprop_head = model.get_ref("head")((vectors, candidates), is_train)
+    schemes = scheme_indices(model, docs)
+    outputs, backprop_head = model.get_ref("head")((vectors, candidates, schemes), is_train)
     ops = model.ops
     scores = [
         CorefScores(ops.asarray2i(cands), *out) for cands, out in zip(candidates, outputs)
@@ -136,9 +204,9 @@ def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, C
 
 
 def _convert_inputs(
-    model: Model, X: Tuple[List[Floats2d], List[Ints2d]], is_train: bool
+    model: Model, X: Tuple[List[Floats2d], List[Ints2d], List[int]], is_train: bool
 ) -> Tuple[ArgsKwargs, Callable[[ArgsKwargs], List[Floats2d]]]:
-    vectors, candidates = X
+    vectors, candidates, schemes = X
     device = model.shims[0].device
     vecs = [xp2torch(v, requires_grad=is_train, device=device) for v in vectors]
     cands = [torch.as_tensor(c, dtype=torch.long, device=device) for c in candidates]
@@ -152,7 +220,7 @@ def _convert_inputs(
             for v, g in zip(vectors, grads)
         ]
 
-    return ArgsKwargs(args=(vecs, starts, ends), kwargs={}), reverse
+    return ArgsKwargs(args=(vecs, starts, ends, schemes), kwargs={}), reverse
 
 
 def _convert_outputs(

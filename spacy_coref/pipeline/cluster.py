@@ -29,7 +29,7 @@ from .clustering import antecedent_loss, mention_loss, pair_score_tuples, predic
 
 DEFAULT_COREF_CLUSTER_MODEL = """
 [model]
-@architectures = "spacy_coref.S2ECoref.v1"
+@architectures = "spacy_coref.S2ECoref.v2"
 hidden_width = 256
 dropout = 0.3
 top_lambda = 0.4
@@ -63,6 +63,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
         "null_score": 0.0,
         "store_scores": False,
         "learn_rate_scale": 1.0,
+        "scheme": None,
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
     default_score_weights={
@@ -83,12 +84,13 @@ def make_coref_cluster(
     null_score: float,
     store_scores: bool,
     learn_rate_scale: float,
+    scheme: Optional[str],
     scorer: Optional[Callable],
 ) -> "CorefCluster":
     """Link the candidate mentions in doc.spans["coref_mentions"] into clusters, written to
     doc.spans["{spans_prefix}_N"] (N from 1).
 
-    model (Model): docs -> CorefScores, e.g. spacy_coref.S2ECoref.v1.
+    model (Model): docs -> CorefScores, e.g. spacy_coref.S2ECoref.v2.
     spans_prefix (str): prefix of the cluster keys.
     mention_loss_weight (float): lambda of the mention cross-entropy added to the antecedent
         loss (useful with partial annotation such as GAP).
@@ -97,6 +99,9 @@ def make_coref_cluster(
     store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
     learn_rate_scale (float): the head's learning rate relative to the optimizer's, which a
         shared transformer is trained with (s2e trains its head about 30x faster).
+    scheme (Optional[str]): for a model with annotation schemes (spacy_coref.S2ECoref.v2), the
+        scheme to follow in docs that name none (e.g. "ontonotes" or "litbank"); None: the
+        model's first.
     scorer (Optional[Callable]): the scoring method.
     """
     return CorefCluster(
@@ -108,6 +113,7 @@ def make_coref_cluster(
         null_score=null_score,
         store_scores=store_scores,
         learn_rate_scale=learn_rate_scale,
+        scheme=scheme,
         scorer=scorer,
     )
 
@@ -124,6 +130,7 @@ class CorefCluster(TrainablePipe):
         null_score: float = 0.0,
         store_scores: bool = False,
         learn_rate_scale: float = 1.0,
+        scheme: Optional[str] = None,
         scorer: Optional[Callable] = None,
     ) -> None:
         install_extensions()
@@ -137,8 +144,10 @@ class CorefCluster(TrainablePipe):
             "null_score": null_score,
             "store_scores": store_scores,
             "learn_rate_scale": learn_rate_scale,
+            "scheme": scheme,
             "nI": None,
         }
+        self._sync_scheme()
         self._warned_unaligned = False  # CW100 is shown once per component
 
     def predict(self, docs: Iterable[Doc]) -> List[CorefScores]:
@@ -148,6 +157,7 @@ class CorefCluster(TrainablePipe):
             return []
         self._check_initialized()
         self._check_candidates(docs)
+        self._sync_scheme()
         # Empty docs get empty scores without a forward pass: some encoders (spacy-transformers'
         # pooling) fail on a batch of only empty docs.
         nonempty = [i for i, doc in enumerate(docs) if len(doc)]
@@ -184,6 +194,7 @@ class CorefCluster(TrainablePipe):
         self._check_initialized()
         docs = [eg.predicted for eg in examples]
         self._check_candidates(docs)
+        self._sync_scheme()
         set_dropout_rate(self.model, drop)
         scores, backprop = self.model.begin_update(docs)
         loss, d_scores = self.get_loss(examples, scores)
@@ -247,6 +258,25 @@ class CorefCluster(TrainablePipe):
         self.model.initialize(X=sample or None)
         self.cfg["nI"] = self.model.get_dim("nI")
 
+    def use_scheme(self, scheme: Optional[str]) -> None:
+        """Follow this annotation scheme in docs that name none (None: the model's first). For
+        this run: a saved pipeline follows its config's `scheme` setting.
+
+        scheme (Optional[str]): one of the model's schemes.
+        """
+        self.cfg["scheme"] = scheme
+        self._sync_scheme()
+
+    def _sync_scheme(self) -> None:
+        """Hand the `scheme` setting to the model, which reads it for docs that name no scheme.
+        (Done before each use: loading the model's bytes restores the attribute it was saved
+        with.)"""
+        scheme = self.cfg.get("scheme")
+        schemes = self.model.attrs.get("schemes", [])
+        if scheme is not None and scheme not in schemes:
+            raise ValueError(Errors.CE107.format(name=self.name, scheme=scheme, schemes=schemes))
+        self.model.attrs["default_scheme"] = scheme
+
     def _check_initialized(self) -> None:
         if not self.model.has_ref("head"):
             raise ValueError(Errors.CE101)
@@ -273,11 +303,16 @@ class CorefCluster(TrainablePipe):
         if not isinstance(cfg, dict) or not isinstance(cfg.get("nI", 0), (int, type(None))):
             found = f"found {str(cfg)[:100]!r}"
             raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found))
+        cfg.pop("scheme", None)  # the pipeline's config sets it, as for a new pipe
         self.cfg.update(cfg)
+
+    def _saved_cfg(self) -> Dict[str, Any]:
+        # `scheme` is left out: it comes from the config (use_scheme changes it for this run)
+        return {key: value for key, value in self.cfg.items() if key != "scheme"}
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "cfg": lambda: srsly.json_dumps(self._saved_cfg()),
             "model": lambda: self.model.to_bytes(),
         }
         return util.to_bytes(serialize, exclude)
@@ -299,7 +334,7 @@ class CorefCluster(TrainablePipe):
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         serialize = {
-            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "cfg": lambda p: srsly.write_json(p, self._saved_cfg()),
             "model": lambda p: self.model.to_disk(p),
         }
         util.to_disk(path, serialize, exclude)

@@ -28,19 +28,28 @@ ENCODER_WEIGHTS_MARKER = "encoder_from_package"
     "coref",
     assigns=["doc.spans"],
     requires=["token.dep"],
-    default_config={"pipeline": None, "store_scores": False},
+    default_config={"pipeline": None, "store_scores": False, "scheme": None},
     default_score_weights={"coref_f": 1.0, "coref_lea_f": None},
 )
 def make_coref(
-    nlp: Language, name: str, pipeline: Optional[str], store_scores: bool
+    nlp: Language,
+    name: str,
+    pipeline: Optional[str],
+    store_scores: bool,
+    scheme: Optional[str],
 ) -> "CorefStack":
     """Resolve coreference with a trained pipeline.
 
     pipeline (Optional[str]): a trained coreference pipeline: a directory or an installed
         package name. None uses the default shipped with spacy-coref.
     store_scores (bool): keep every scored mention pair for Doc._.coref_scores.
+    scheme (Optional[str]): the annotation scheme to follow, for a pipeline trained with
+        several (the shipped default: "ontonotes", every referring noun phrase; "litbank",
+        people, places, organisations and vehicles only); None: the pipeline's own setting.
     """
-    return CorefStack(nlp.vocab, name, pipeline=pipeline, store_scores=store_scores)
+    return CorefStack(
+        nlp.vocab, name, pipeline=pipeline, store_scores=store_scores, scheme=scheme
+    )
 
 
 class CorefStack(Pipe):
@@ -51,11 +60,12 @@ class CorefStack(Pipe):
         *,
         pipeline: Optional[str] = None,
         store_scores: bool = False,
+        scheme: Optional[str] = None,
     ) -> None:
         install_extensions()
         self.vocab = vocab
         self.name = name
-        self.cfg = {"pipeline": pipeline, "store_scores": store_scores}
+        self.cfg = {"pipeline": pipeline, "store_scores": store_scores, "scheme": scheme}
         # Loaded on first use: when the host pipeline is loaded from disk, `from_disk` provides
         # the saved copy and the configured one is never read.
         self._inner: Optional[Language] = None
@@ -102,7 +112,10 @@ class CorefStack(Pipe):
         raise NotImplementedError(Errors.CE110.format(name=self.name))
 
     def _set_inner(self, inner: Language) -> None:
-        inner.get_pipe("coref_cluster").cfg["store_scores"] = self.cfg["store_scores"]
+        cluster = inner.get_pipe("coref_cluster")
+        cluster.cfg["store_scores"] = self.cfg["store_scores"]
+        if self.cfg.get("scheme") is not None:
+            cluster.use_scheme(self.cfg["scheme"])
         self._inner = inner
 
     def _check_parse(self, doc: Doc) -> Doc:

