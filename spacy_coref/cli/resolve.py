@@ -66,7 +66,7 @@ def resolve_cli(
     scores: bool = typer.Option(False, "--scores", help="Add the antecedent score of every scored mention pair"),
     output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters"),
     batch_size: int = typer.Option(16, "--batch-size", "-b", help="Documents per batch", min=1),
-    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (the shipped default: ontonotes, every referring noun phrase, or litbank, people, places, organisations and vehicles)"),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (e.g. ontonotes: every referring noun phrase; litbank: people, places, organisations and vehicles). The shipped default tells none apart"),
     # fmt: on
 ) -> None:
     """Resolve coreference in raw text: clusters with character offsets, the resolved text and

@@ -44,8 +44,9 @@ def make_coref(
         package name. None uses the default shipped with spacy-coref.
     store_scores (bool): keep every scored mention pair for Doc._.coref_scores.
     scheme (Optional[str]): the annotation scheme to follow, for a pipeline trained with
-        several (the shipped default: "ontonotes", every referring noun phrase; "litbank",
-        people, places, organisations and vehicles only); None: the pipeline's own setting.
+        several (e.g. "ontonotes": every referring noun phrase; "litbank": people, places,
+        organisations and vehicles only); None: the pipeline's own setting. The shipped default
+        tells none apart.
     """
     return CorefStack(
         nlp.vocab, name, pipeline=pipeline, store_scores=store_scores, scheme=scheme

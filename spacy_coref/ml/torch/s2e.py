@@ -172,8 +172,8 @@ class S2ECorefHead(nn.Module):
             if mention_ends is not None:
                 # mentions are sorted by (start, end): an earlier one starts at or before the
                 # query, so it contains the query exactly when it ends at or after it
-                ends = mention_ends
-                allowed = allowed & (ends[None, c0:q1] < ends[q0:q1, None])  # [b, c]
+                inside = mention_ends[None, c0:q1] < mention_ends[q0:q1, None]  # [b, c]
+                allowed = allowed & inside
             block = block.masked_fill(~allowed, MASKED_SCORE)  # [b, c]
             top = torch.topk(block, min(k, block.shape[1]), dim=1)
             top_idx = top.indices + c0  # [b, k']
