@@ -119,22 +119,8 @@ def build_s2e_coref(
 ) -> Model[InT, OutT]:
     """The s2e coreference model without annotation schemes, where an antecedent may contain
     its mention. The settings are those of spacy_coref.S2ECoref.v2."""
-    return build_s2e_coref_v2(
-        tok2vec,
-        hidden_width=hidden_width,
-        dropout=dropout,
-        top_lambda=top_lambda,
-        max_antecedents=max_antecedents,
-        antecedent_window=antecedent_window,
-        entity_equalization=entity_equalization,
-        ee_chunk=ee_chunk,
-        candidates=candidates,
-        candidates_key=candidates_key,
-        max_span_width=max_span_width,
-        mixed_precision=mixed_precision,
-        schemes=(),
-        containing_antecedents=True,
-    )
+    settings = dict(locals())  # exactly the arguments above
+    return build_s2e_coref_v2(**settings, schemes=(), containing_antecedents=True)
 
 
 def scheme_indices(model: Model, docs: InT) -> List[int]:

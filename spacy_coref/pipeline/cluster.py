@@ -19,7 +19,9 @@ from ..annotations import (
     MENTIONS_KEY,
     get_cluster_groups,
     get_doc_id,
+    get_scheme,
     set_clusters,
+    set_scheme,
 )
 from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
@@ -195,6 +197,11 @@ class CorefCluster(TrainablePipe):
         docs = [eg.predicted for eg in examples]
         self._check_candidates(docs)
         self._sync_scheme()
+        for eg in examples:
+            # The gold doc's scheme is the one its clusters follow. Readers other than
+            # spacy_coref.CoNLLCorpus.v1 (spacy.Corpus.v1) make predicted docs without it.
+            if get_scheme(eg.predicted) is None:
+                set_scheme(eg.predicted, get_scheme(eg.reference))
         set_dropout_rate(self.model, drop)
         scores, backprop = self.model.begin_update(docs)
         loss, d_scores = self.get_loss(examples, scores)

@@ -128,9 +128,9 @@ def test_no_antecedent_contains_its_mention():
     out = strict([x], [starts], [ends])[0]
     assert _real_pairs(out) == pairs - {(1, 0)}
     # the remaining pairs keep their scores
+    ref = allowed([x], [starts], [ends])[0]
     for q, c in _real_pairs(out):
         k_out = out.antecedents[q].tolist().index(c)
-        ref = allowed([x], [starts], [ends])[0]
         k_ref = ref.antecedents[q].tolist().index(c)
         assert torch.allclose(out.scores[q, k_out + 1], ref.scores[q, k_ref + 1])
 
