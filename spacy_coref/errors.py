@@ -4,8 +4,8 @@ Each part of the package owns a range of codes so that work on separate parts do
 CE001-CE049 data formats and conversion, CE050-CE069 scoring, CE070-CE099 mention extraction,
 CE100-CE149 the clustering model and pipe, CE150-CE199 CLI, training and packaging, CE200-CE219
 the resolve CLI and rendering, CE220-CE239 reliability, CE240-CE259 inference, batching and
-benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workflows. Warnings (CW)
-use the same ranges.
+benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workflows, CE300-CE319
+the behaviour suite. Warnings (CW) use the same ranges.
 """
 import warnings
 
@@ -172,6 +172,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "setting 'schemes' of the model before training.")
     CE107 = ("Component '{name}': its setting 'scheme' is '{scheme}', but its model knows the "
              "annotation schemes {schemes}.")
+    CE108 = ("Unknown decoding constraint(s) {unknown} in the setting 'constraints' of "
+             "'{name}'. Valid constraints: {valid}.")
     CE110 = ("Component '{name}' wraps a whole trained pipeline and is serialized with "
              "nlp.to_disk / spacy.load only, not to or from bytes.")
     CE111 = ("Component '{name}' needs a dependency parse to find mentions, but the doc has none. "
@@ -184,6 +186,10 @@ class Errors(metaclass=ErrorsWithCodes):
              "written by `spacy train` or `nlp.to_disk`.")
     CE114 = ("Component '{name}' was pointed at {path}, which is not a coreference pipeline: it "
              "has no 'coref_cluster' component (components: {names}).")
+    CE115 = ("The s2e head has linguistic features (spacy_coref.S2ECoref.v3), so it expects the "
+             "candidates' attributes with each doc: for doc {i}, an int array of shape "
+             "{expected} (from spacy_coref.ml.coref_features.candidate_attributes), but found "
+             "{found}.")
     # (CE140-CE149: the Doc._/Span._/Token._ extensions)
     CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
              "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "
@@ -273,4 +279,21 @@ class Errors(metaclass=ErrorsWithCodes):
     CE282 = ("{path}: no metrics files. Expected JSON files written by `spacy-coref evaluate "
              "--output`, with a \"conll\" or \"gap\" field.")
     CE284 = "{path}: no documents to take a subset of."
+    # behaviour suite (CE300-CE319)
+    CE300 = ("{loc}: not a valid JSON object ({error}). Expected one behaviour item per line, "
+             "such as {{\"id\": \"binding-001\", \"category\": \"binding\", \"text\": "
+             "\"Tom met Al and paid him.\", \"must_link\": [[\"Al\", \"him\"]], "
+             "\"must_not_link\": [[\"Tom\", \"him\"]]}}.")
+    CE301 = "{loc}: item {item}: expected '{key}' to be {expected}, but found {found}."
+    CE302 = "{loc}: item {item}: unknown field(s) {unknown}. Expected only {expected}."
+    CE303 = ("{loc}: item '{item}': mention '{mention}' does not occur in the text as whole words "
+             "(case matters): {text}")
+    CE304 = ("{loc}: item '{item}': mention '{mention}' asks for occurrence {index} of "
+             "'{string}' (numbered from 1), but the text has {found}.")
+    CE305 = ("{loc}: item '{item}': mention '{mention}' occurs {found} times in the text: say "
+             "which one with its number, e.g. '{mention}#2' for the second.")
+    CE306 = "{loc}: item '{item}': duplicate id (first at line {first})."
+    CE307 = "{path}: no behaviour items. Expected one JSON object per line."
+    CE308 = "{loc}: item '{item}': the pair {pair} {problem}."
+    CE309 = "Cannot read the behaviour suite {path}: {error}."
 # fmt: on

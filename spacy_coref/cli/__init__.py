@@ -8,3 +8,4 @@ from . import resolve  # noqa: F401,E402
 from . import metrics_table, subset, tiny_encoder  # noqa: F401,E402
 from . import pretrain, distill  # noqa: F401,E402
 from . import benchmark  # noqa: F401,E402
+from . import behaviour  # noqa: F401,E402

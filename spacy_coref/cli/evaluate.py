@@ -13,6 +13,8 @@ from ..training.evaluation import (
     evaluate_docs,
     follow_scheme,
     load_coref_nlp,
+    parse_constraints,
+    use_constraints,
 )
 from ._app import app, fail_one_line
 
@@ -30,6 +32,7 @@ def evaluate_cli(
     oracle_mentions: bool = typer.Option(False, "--oracle-mentions", help="Also score CoNLL data with every gold mention (singletons included) as the only candidates: what the candidate mentions cost"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the metrics as JSON"),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme for the model to follow in every document (default: the one each document names, as `spacy-coref make-corpus` and `convert --scheme` store it)"),
+    constraints: Optional[str] = typer.Option(None, "--constraints", help="Grammatical constraints to decode with, comma-separated ('agreement,binding'), or 'none' (default: the pipeline's own setting)"),
     # fmt: on
 ) -> None:
     """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics
@@ -38,6 +41,8 @@ def evaluate_cli(
     try:
         nlp = load_coref_nlp(model, base=base)
         references = read_docs(data, vocab=nlp.vocab)
+        if constraints is not None:
+            use_constraints(nlp, parse_constraints(constraints))
         if scheme is not None:  # over the docs' own, after checking the model knows it
             follow_scheme(nlp, scheme)
             for reference in references:
@@ -51,7 +56,9 @@ def evaluate_cli(
         )
     except ValueError as e:  # DataFormatError included: one line, non-zero exit
         fail_one_line(str(e))
-    result.update({"model": model, "data": str(data), "scheme": scheme})
+    result.update(
+        {"model": model, "data": str(data), "scheme": scheme, "constraints": constraints}
+    )
     show_conll(result["conll"], "kept" if keep_singletons else "removed")
     if keep_singletons and result["conll_without_singletons"]:
         show_conll(result["conll_without_singletons"], "removed")
@@ -62,6 +69,12 @@ def evaluate_cli(
         show_conll(result["conll_oracle_mentions"], f"{singletons}; gold mentions as candidates")
     show_gap(result["gap"], "detected mentions")
     show_gap(result["gap_gold_mentions"], "gold-two-mention")
+    mixed = result["mixed_gender_clusters"]
+    if mixed is not None:
+        msg.info(
+            f"{mixed['clusters']} predicted clusters hold both he/him/his and she/her/hers "
+            f"({mixed['mentions']} of {mixed['clustered_mentions']} clustered mentions)"
+        )
     msg.info(
         f"{result['n_docs']} docs, {result['n_words']} words, "
         f"{result['words_per_second'] or 0:.0f} words/s"

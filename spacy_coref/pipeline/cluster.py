@@ -27,7 +27,8 @@ from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..types import MentionOffset
-from .clustering import antecedent_loss, mention_loss, pair_score_tuples, predict_clusters
+from .clustering import antecedent_loss, mention_loss, pair_score_tuples
+from .constraints import CONSTRAINTS, check_constraints, decode_clusters
 
 DEFAULT_COREF_CLUSTER_MODEL = """
 [model]
@@ -52,6 +53,8 @@ maxout_pieces = 3
 subword_features = true
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
+# Settings read from the pipeline's config alone, never from the component's saved cfg.
+CONFIG_ONLY = ("scheme", "constraints")
 
 
 @Language.factory(
@@ -66,6 +69,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
         "store_scores": False,
         "learn_rate_scale": 1.0,
         "scheme": None,
+        "constraints": list(CONSTRAINTS),
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
     default_score_weights={
@@ -87,6 +91,7 @@ def make_coref_cluster(
     store_scores: bool,
     learn_rate_scale: float,
     scheme: Optional[str],
+    constraints: List[str],
     scorer: Optional[Callable],
 ) -> "CorefCluster":
     """Link the candidate mentions in doc.spans["coref_mentions"] into clusters, written to
@@ -104,6 +109,10 @@ def make_coref_cluster(
     scheme (Optional[str]): for a model with annotation schemes (spacy_coref.S2ECoref.v2), the
         scheme to follow in docs that name none (e.g. "ontonotes" or "litbank"); None: the
         model's first.
+    constraints (List[str]): grammatical constraints applied when decoding, read off the
+        doc's parse: "agreement" (no cluster holds he and she, it and he/she, or they and
+        he/she; gendered nouns and plural nouns count too) and "binding" (an object is not
+        its own clause's subject; a reflexive is). [] decodes the scores alone.
     scorer (Optional[Callable]): the scoring method.
     """
     return CorefCluster(
@@ -116,6 +125,7 @@ def make_coref_cluster(
         store_scores=store_scores,
         learn_rate_scale=learn_rate_scale,
         scheme=scheme,
+        constraints=constraints,
         scorer=scorer,
     )
 
@@ -133,6 +143,7 @@ class CorefCluster(TrainablePipe):
         store_scores: bool = False,
         learn_rate_scale: float = 1.0,
         scheme: Optional[str] = None,
+        constraints: Iterable[str] = CONSTRAINTS,
         scorer: Optional[Callable] = None,
     ) -> None:
         install_extensions()
@@ -147,6 +158,7 @@ class CorefCluster(TrainablePipe):
             "store_scores": store_scores,
             "learn_rate_scale": learn_rate_scale,
             "scheme": scheme,
+            "constraints": check_constraints(constraints, name),
             "nI": None,
         }
         self._sync_scheme()
@@ -171,8 +183,10 @@ class CorefCluster(TrainablePipe):
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[CorefScores]) -> None:
         """Write the clusters (two or more mentions each) to doc.spans."""
+        null_score = self.cfg.get("null_score", 0.0)
+        constraints = self.cfg.get("constraints", [])
         for doc, doc_scores in zip(docs, scores):
-            clusters = predict_clusters(doc_scores, self.cfg.get("null_score", 0.0))
+            clusters = decode_clusters(doc, doc_scores, null_score, constraints)
             set_clusters(doc, clusters, self.cfg["spans_prefix"])
             if self.cfg["store_scores"]:
                 doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)
@@ -310,12 +324,13 @@ class CorefCluster(TrainablePipe):
         if not isinstance(cfg, dict) or not isinstance(cfg.get("nI", 0), (int, type(None))):
             found = f"found {str(cfg)[:100]!r}"
             raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found))
-        cfg.pop("scheme", None)  # the pipeline's config sets it, as for a new pipe
+        for key in CONFIG_ONLY:  # the pipeline's config sets them, as for a new pipe
+            cfg.pop(key, None)
         self.cfg.update(cfg)
 
     def _saved_cfg(self) -> Dict[str, Any]:
-        # `scheme` is left out: it comes from the config (use_scheme changes it for this run)
-        return {key: value for key, value in self.cfg.items() if key != "scheme"}
+        # left out: they come from the config (use_scheme changes `scheme` for this run)
+        return {key: value for key, value in self.cfg.items() if key not in CONFIG_ONLY}
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
         serialize = {

@@ -1,6 +1,6 @@
 """From antecedent scores to clusters, and the training signal for them. Pure numpy over one doc's
 `CorefScores`; no Python loop over mentions in the prediction path."""
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import numpy
 
@@ -31,14 +31,158 @@ def predict_clusters(scores: CorefScores, null_score: float = 0.0) -> ClusterOff
     linked = best != NULL_COLUMN  # [M]
     rows = numpy.arange(n)
     antecedent = numpy.asarray(scores.antecedents)[rows, numpy.maximum(best - 1, 0)]  # [M]
-    root = numpy.where(linked, antecedent, rows)  # [M]
-    # Antecedents always precede their mention, so pointer jumping reaches every chain's first
-    # mention in O(log M) vectorised steps.
+    return clusters_from_links(scores, numpy.where(linked, antecedent, rows))
+
+
+def constrained_clusters(
+    scores: CorefScores,
+    null_score: float = 0.0,
+    *,
+    classes: Optional[numpy.ndarray] = None,
+    conflicts: Optional[Callable[[int], int]] = None,
+    forbidden: Optional[numpy.ndarray] = None,
+    required: Optional[numpy.ndarray] = None,
+) -> ClusterOffsets:
+    """As `predict_clusters`, under constraints. Forbidden antecedents are never taken and a
+    required one always is. Then each cluster whose mentions' classes conflict (he and she)
+    keeps its majority: the mentions of the other classes leave it, and each takes its best
+    antecedent above the null score in a cluster it agrees with, or none. Without constraints
+    this is exactly `predict_clusters`.
+
+    scores (CorefScores): the model's output for one doc.
+    null_score (float): the score of "no antecedent".
+    classes (numpy.ndarray): [M] agreement classes of the kept mentions as bit flags (0:
+        unknown); `conflicts(flags)` gives the flags that cannot join a cluster holding them.
+    forbidden (numpy.ndarray): [M, K] antecedents never to take.
+    required (numpy.ndarray): [M, K] antecedents to take ahead of any other and of the null
+        antecedent (a reflexive's own subject).
+    RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
+    """
+    pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
+    n = pair_scores.shape[0]
+    if n == 0 or pair_scores.shape[1] == 1:
+        return []
+    candidate = valid_antecedents(scores)  # [M, K]
+    pair = pair_scores[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K] (a view)
+    if forbidden is not None:
+        pair[forbidden & candidate] = MASKED_SCORE
+    if required is not None:
+        # above every real score of the doc, best first among themselves
+        pair[required & candidate] += float(numpy.abs(pair[candidate]).max()) * 2 + 1
+    pair_scores[:, NULL_COLUMN] = null_score
+    antecedents = numpy.asarray(scores.antecedents)  # [M, K]
+    best = pair_scores.argmax(axis=1)  # [M]
+    rows = numpy.arange(n)
+    links = numpy.where(best != NULL_COLUMN, antecedents[rows, numpy.maximum(best - 1, 0)], rows)
+    if classes is not None and conflicts is not None:
+        links = _agree(pair_scores, antecedents, links, classes, conflicts, null_score)
+    return clusters_from_links(scores, links)
+
+
+def _agree(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+) -> numpy.ndarray:
+    """Repair the clusters of `links` whose classes conflict (see `constrained_clusters`).
+    Python works on the conflicting clusters' mentions only.
+    RETURNS (numpy.ndarray): [M] new links (a mention's own index where it has none)."""
+    root = _roots(links)  # [M]
+    flags = numpy.zeros(len(links), dtype="int64")
+    numpy.bitwise_or.at(flags, root, classes)  # each cluster's classes, at its root
+    bad_roots = [r for r in numpy.unique(root[classes > 0]).tolist() if flags[r] & conflicts(flags[r])]
+    if not bad_roots:
+        return links
+    links = links.copy()
+    leaving: List[int] = []
+    for r in bad_roots:
+        members = numpy.flatnonzero(root == r)  # [n] in document order
+        kept_flags = _majority(classes[members], conflicts)
+        for m in members[(classes[members] > 0) & (classes[members] & kept_flags == 0)].tolist():
+            leaving.append(m)
+    # The mentions that stay keep their cluster: whoever linked to a leaving mention now links
+    # to the previous mention of its cluster that stays (or to none).
+    leaving_set = set(leaving)
+    for r in bad_roots:
+        previous = -1
+        for m in numpy.flatnonzero(root == r).tolist():
+            if m in leaving_set:
+                links[m] = m
+                continue
+            links[m] = previous if previous >= 0 else m
+            previous = m
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
+
+
+def _majority(member_classes: numpy.ndarray, conflicts: Callable[[int], int]) -> int:
+    """The classes a conflicting cluster keeps: the most frequent first, then each other one
+    that agrees with those kept (ties: the class that comes first in the document)."""
+    values, first, counts = numpy.unique(
+        member_classes[member_classes > 0], return_index=True, return_counts=True
+    )
+    kept = 0
+    for i in numpy.lexsort((first, -counts)).tolist():
+        if not int(values[i]) & conflicts(kept):
+            kept |= int(values[i])
+    return kept
+
+
+def _relink(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+    leaving: List[int],
+) -> numpy.ndarray:
+    """Give each mention that left its cluster its best antecedent above the null score whose
+    cluster it agrees with, in document order."""
+    root = _roots(links)
+    flags = numpy.zeros(len(links), dtype="int64")
+    numpy.bitwise_or.at(flags, root, classes)
+    parent = {int(m): int(r) for m, r in enumerate(root)}  # union-find over the clusters
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for m in sorted(leaving):
+        columns = numpy.argsort(-pair_scores[m], kind="stable")
+        for column in columns[pair_scores[m, columns] > null_score].tolist():
+            if column == NULL_COLUMN:
+                continue
+            a = int(antecedents[m, column - FIRST_ANTECEDENT_COLUMN])
+            ra, rm = find(a), find(m)
+            if ra == rm or flags[ra] & conflicts(int(classes[m])):
+                continue
+            links[m] = a
+            parent[rm] = ra
+            flags[ra] |= flags[rm]
+            break
+    return links
+
+
+def _roots(links: numpy.ndarray) -> numpy.ndarray:
+    """[M] the first mention of each mention's chain. Antecedents always precede their
+    mention, so pointer jumping gets there in O(log M) vectorised steps."""
+    root = numpy.asarray(links).copy()
     while True:
         jumped = root[root]
         if numpy.array_equal(jumped, root):
-            break
+            return root
         root = jumped
+
+
+def clusters_from_links(scores: CorefScores, links: numpy.ndarray) -> ClusterOffsets:
+    """Clusters (two or more mentions, as token offsets, in document order) from each kept
+    mention's antecedent ([M] indices; a mention's own index where it has none)."""
+    root = _roots(links)  # [M]
     order = numpy.argsort(root, kind="stable")  # [M]
     boundaries = numpy.flatnonzero(numpy.diff(root[order])) + 1
     spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]

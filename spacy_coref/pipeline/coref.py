@@ -7,7 +7,7 @@ encoder weights, which are the unchanged all-MiniLM-L6-v2 weights of the `gt-all
 package (the encoder is frozen in training), so the shipped model stays small.
 """
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, Optional, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Union
 
 import torch
 from spacy import util
@@ -19,6 +19,7 @@ from spacy.vocab import Vocab
 
 from ..errors import Errors
 from ..extensions import install_extensions
+from .constraints import check_constraints
 
 DEFAULT_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "default_model"
 ENCODER_WEIGHTS_MARKER = "encoder_from_package"
@@ -28,7 +29,7 @@ ENCODER_WEIGHTS_MARKER = "encoder_from_package"
     "coref",
     assigns=["doc.spans"],
     requires=["token.dep"],
-    default_config={"pipeline": None, "store_scores": False, "scheme": None},
+    default_config={"pipeline": None, "store_scores": False, "scheme": None, "constraints": None},
     default_score_weights={"coref_f": 1.0, "coref_lea_f": None},
 )
 def make_coref(
@@ -37,6 +38,7 @@ def make_coref(
     pipeline: Optional[str],
     store_scores: bool,
     scheme: Optional[str],
+    constraints: Optional[List[str]],
 ) -> "CorefStack":
     """Resolve coreference with a trained pipeline.
 
@@ -47,9 +49,17 @@ def make_coref(
         several (e.g. "ontonotes": every referring noun phrase; "litbank": people, places,
         organisations and vehicles only); None: the pipeline's own setting. The shipped default
         tells none apart.
+    constraints (Optional[List[str]]): the grammatical constraints applied when decoding
+        ("agreement", "binding"; [] for none); None: the pipeline's own setting (the shipped
+        default applies both).
     """
     return CorefStack(
-        nlp.vocab, name, pipeline=pipeline, store_scores=store_scores, scheme=scheme
+        nlp.vocab,
+        name,
+        pipeline=pipeline,
+        store_scores=store_scores,
+        scheme=scheme,
+        constraints=constraints,
     )
 
 
@@ -62,11 +72,19 @@ class CorefStack(Pipe):
         pipeline: Optional[str] = None,
         store_scores: bool = False,
         scheme: Optional[str] = None,
+        constraints: Optional[Iterable[str]] = None,
     ) -> None:
         install_extensions()
         self.vocab = vocab
         self.name = name
-        self.cfg = {"pipeline": pipeline, "store_scores": store_scores, "scheme": scheme}
+        if constraints is not None:  # a wrong name fails here, not on first doc
+            constraints = check_constraints(constraints, name)
+        self.cfg = {
+            "pipeline": pipeline,
+            "store_scores": store_scores,
+            "scheme": scheme,
+            "constraints": constraints,
+        }
         # Loaded on first use: when the host pipeline is loaded from disk, `from_disk` provides
         # the saved copy and the configured one is never read.
         self._inner: Optional[Language] = None
@@ -117,6 +135,8 @@ class CorefStack(Pipe):
         cluster.cfg["store_scores"] = self.cfg["store_scores"]
         if self.cfg.get("scheme") is not None:
             cluster.use_scheme(self.cfg["scheme"])
+        if self.cfg.get("constraints") is not None:
+            cluster.cfg["constraints"] = list(self.cfg["constraints"])
         self._inner = inner
 
     def _check_parse(self, doc: Doc) -> Doc:

@@ -16,6 +16,7 @@ from ..annotations import GOLD_MENTIONS_KEY, get_clusters
 from ..errors import Errors
 from ..formats.gap import gap_coref
 from ..pipeline.cluster import CorefCluster
+from ..pipeline.constraints import FEMININE, MASCULINE, PRONOUN_CLASS, check_constraints
 from ..pipeline.coref import CorefStack
 from ..pipeline.mentions import CorefMentions
 from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
@@ -69,7 +70,8 @@ def evaluate_docs(
     RETURNS (Dict[str, Any]): "conll" (as set by `keep_singletons`), "conll_singletons"
         (kept) and "conll_without_singletons" (removed) where the gold has singletons,
         "conll_oracle_mentions" (as set by `keep_singletons`), "gap",
-        "gap_gold_mentions" (each None where it does not apply), "n_docs", "n_words",
+        "gap_gold_mentions" (each None where it does not apply), "mixed_gender_clusters"
+        (predicted clusters holding he and she; see `mixed_gender_clusters`), "n_docs", "n_words",
         "words_per_second", "seconds", "keep_singletons".
     """
     gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
@@ -112,6 +114,7 @@ def evaluate_docs(
             "words_per_second": n_words / seconds if seconds else None,
             "seconds": seconds,
             "keep_singletons": keep_singletons,
+            "mixed_gender_clusters": mixed_gender_clusters(conll_preds) if conll_refs else None,
         }
     )
     return result
@@ -175,6 +178,39 @@ def _components(nlp: Language, kind: Type[T]) -> List[T]:
         elif isinstance(proc, kind):
             found.append(proc)
     return found
+
+
+def use_constraints(nlp: Language, constraints: List[str]) -> None:
+    """Make every `coref_cluster` of the pipeline decode under these grammatical constraints
+    (names from spacy_coref.pipeline.constraints.CONSTRAINTS; [] for none). Raises CE108 for
+    an unknown name."""
+    for proc in cluster_components(nlp):
+        proc.cfg["constraints"] = check_constraints(constraints, proc.name)
+
+
+def parse_constraints(text: str) -> List[str]:
+    """The constraint names of a command-line option: comma-separated, or "none" for []."""
+    if text.strip().lower() == "none":
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def mixed_gender_clusters(docs: List[Doc]) -> Dict[str, int]:
+    """How many predicted clusters hold both he/him/his(/himself) and she/her/hers(/herself),
+    a mistake a reader sees at once, and how many of all clustered mentions are in them.
+
+    docs (List[Doc]): predicted docs.
+    RETURNS (Dict[str, int]): "clusters", "mentions" (in those clusters), "clustered_mentions".
+    """
+    counts = {"clusters": 0, "mentions": 0, "clustered_mentions": 0}
+    for doc in docs:
+        for cluster in get_clusters(doc):
+            classes = {PRONOUN_CLASS.get(doc[s:e].text.lower()) for s, e in cluster if e - s == 1}
+            counts["clustered_mentions"] += len(cluster)
+            if {MASCULINE, FEMININE} <= classes:
+                counts["clusters"] += 1
+                counts["mentions"] += len(cluster)
+    return counts
 
 
 def follow_scheme(nlp: Language, scheme: str) -> None:

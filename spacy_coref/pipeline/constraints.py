@@ -1,0 +1,228 @@
+"""Grammatical constraints on coreference links, read off the parse that runs before
+`coref_cluster`. A 22M-parameter uncased encoder trained on 400k tokens does not learn them
+reliably, and their violations are the errors a user sees first:
+
+* agreement: one entity is not referred to by "he" and by "she", nor by "it" and by a person's
+  pronoun, nor by "they" and by "he"/"she" (singular they joins no he/she cluster, and an
+  organisation may be "it" and "they"). Gendered nouns and titles ("his aunt", "Mr. Reyes") and
+  plural nouns and coordinations ("the twins", "Ann and Bo") count like pronouns. First and
+  second person are left free: in dialogue, "I" is the "he" of the narration.
+* binding: a (non-reflexive) direct or indirect object, or the object of an argument
+  preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
+  called the plumber and thanked him": him is not the nurse); a reflexive refers to it
+  ("He hurt himself").
+
+`decode_constraints` turns them into what `clustering.constrained_clusters` needs: a class per
+mention (bit flags) and a mask of forbidden and required (mention, antecedent) pairs. The
+parse is read once per mention; the pair masks are array operations.
+"""
+from typing import Iterable, List, NamedTuple, Optional, Sequence
+
+import numpy
+from spacy.tokens import Doc, Token
+
+from ..errors import Errors
+from ..ml.s2e_coref import CorefScores
+from ..types import ClusterOffsets
+from .clustering import constrained_clusters, predict_clusters
+
+AGREEMENT = "agreement"
+BINDING = "binding"
+CONSTRAINTS = (AGREEMENT, BINDING)
+
+# Agreement classes, as bit flags so that a cluster's classes are one integer.
+MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
+# The classes that cannot share a cluster with each class.
+CONFLICTS = {
+    MASCULINE: FEMININE | NEUTER | PLURAL,
+    FEMININE: MASCULINE | NEUTER | PLURAL,
+    NEUTER: MASCULINE | FEMININE,  # an organisation is "it" and "they"
+    PLURAL: MASCULINE | FEMININE,
+}
+
+# fmt: off
+PRONOUN_CLASS = {
+    **dict.fromkeys(("he", "him", "his", "himself"), MASCULINE),
+    **dict.fromkeys(("she", "her", "hers", "herself"), FEMININE),
+    **dict.fromkeys(("it", "its", "itself"), NEUTER),
+    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), PLURAL),
+}
+REFLEXIVES = {"himself", "herself", "itself", "themselves", "myself", "yourself", "ourselves",
+              "yourselves", "oneself"}
+# Nouns and titles whose referent's gender is part of their meaning (lemmas, lower case).
+GENDERED_WORDS = {
+    **dict.fromkeys((
+        "man", "boy", "gentleman", "father", "dad", "daddy", "son", "brother", "husband",
+        "uncle", "nephew", "grandfather", "grandson", "king", "prince", "duke", "lord", "sir",
+        "mr", "mr.", "monsieur", "señor", "herr", "lad", "fellow", "groom", "bridegroom",
+        "widower", "monk", "priest", "emperor", "baron", "count", "boyfriend", "stepfather",
+        "father-in-law", "son-in-law", "brother-in-law", "actor", "waiter", "businessman",
+        "chairman", "policeman", "fisherman", "sportsman", "congressman", "papa",
+    ), MASCULINE),
+    **dict.fromkeys((
+        "woman", "girl", "lady", "mother", "mom", "mum", "mommy", "daughter", "sister", "wife",
+        "aunt", "niece", "grandmother", "granddaughter", "queen", "princess", "duchess",
+        "madam", "madame", "mrs", "mrs.", "ms", "ms.", "miss", "mademoiselle", "señora",
+        "frau", "lass", "bride", "widow", "nun", "empress", "baroness", "countess",
+        "girlfriend", "stepmother", "mother-in-law", "daughter-in-law", "sister-in-law",
+        "actress", "waitress", "businesswoman", "chairwoman", "policewoman", "mama", "heroine",
+        "maid", "housewife", "goddess", "abbess", "landlady", "hostess",
+    ), FEMININE),
+}
+# fmt: on
+OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
+SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
+# Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
+# after which a pronoun is disjoint from the subject; locative and comitative ones ("near him",
+# "with him") allow coreference and are left out.
+ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
+RELATIVE_TAGS = {"WDT", "WP"}
+MAX_CONJ_HOPS = 8
+
+
+class MentionConstraints(NamedTuple):
+    """What the constraints know of each mention of a doc (arrays over its M mentions)."""
+
+    classes: numpy.ndarray  # [M] agreement classes (bit flags), 0 where unknown
+    roots: numpy.ndarray  # [M] token index of the syntactic head, -1 for I/we/you (unbound)
+    clause_subjects: numpy.ndarray  # [M] token index of the subject binding it, -1 if none
+    reflexive: numpy.ndarray  # [M] bool
+
+
+def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
+    """The constraint names of a component setting, checked. Raises CE108 for unknown names."""
+    constraints = list(constraints)
+    unknown = [c for c in constraints if c not in CONSTRAINTS]
+    if unknown:
+        raise ValueError(Errors.CE108.format(name=name, unknown=unknown, valid=list(CONSTRAINTS)))
+    return constraints
+
+
+def mention_constraints(doc: Doc, spans: Sequence[Sequence[int]]) -> MentionConstraints:
+    """Agreement class, head, binding subject and reflexivity of each mention.
+
+    doc (Doc): the doc; without a dependency parse, mentions have no head or subject, and only
+        pronouns (by their form) have a class.
+    spans (Sequence): [M] (start, end) token offsets, end exclusive.
+    RETURNS (MentionConstraints): arrays over the mentions.
+    """
+    n = len(spans)
+    classes = numpy.zeros(n, dtype="int64")
+    roots = numpy.full(n, -1, dtype="int64")
+    subjects = numpy.full(n, -1, dtype="int64")
+    reflexive = numpy.zeros(n, dtype=bool)
+    parsed = doc.has_annotation("DEP")
+    for i, (start, end) in enumerate(spans):
+        span = doc[int(start) : int(end)]
+        root = span.root if parsed else span[-1]
+        classes[i] = _agreement_class(span, root, parsed)
+        reflexive[i] = len(span) == 1 and (
+            root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
+        )
+        if parsed and not _first_or_second_person(root):
+            roots[i] = root.i
+            subject = _binding_subject(root, reflexive[i])
+            subjects[i] = -1 if subject is None else subject.i
+    return MentionConstraints(classes, roots, subjects, reflexive)
+
+
+def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
+    """Which candidate antecedents binding forbids, and which it requires.
+
+    mentions (MentionConstraints): the doc's kept mentions.
+    antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): forbidden [M, K] (an argument and the subject
+        of its clause, either way round) and required [M, K] (a reflexive's own subject).
+    """
+    roots, subjects = mentions.roots, mentions.clause_subjects
+    # the mention's clause subject is the antecedent's head, or the other way round
+    mention_bound = (subjects[:, None] >= 0) & (subjects[:, None] == roots[antecedents])
+    antecedent_bound = (subjects[antecedents] >= 0) & (subjects[antecedents] == roots[:, None])
+    reflexive = mentions.reflexive[:, None]  # [M, 1]
+    forbidden = (mention_bound & ~reflexive) | (antecedent_bound & ~mentions.reflexive[antecedents])
+    required = mention_bound & reflexive  # [M, K]
+    return forbidden, required
+
+
+def decode_clusters(
+    doc: Doc, scores: CorefScores, null_score: float, constraints: Sequence[str]
+) -> ClusterOffsets:
+    """The clusters of one doc from its antecedent scores, under the named constraints.
+
+    doc (Doc): the doc the scores are for.
+    scores (CorefScores): the model's output for the doc.
+    null_score (float): the score of "no antecedent".
+    constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
+    RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
+    """
+    if not constraints or not len(scores.kept):
+        return predict_clusters(scores, null_score)
+    spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]
+    mentions = mention_constraints(doc, spans)
+    forbidden = required = None
+    if BINDING in constraints:
+        forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
+    agreement = AGREEMENT in constraints
+    return constrained_clusters(
+        scores,
+        null_score,
+        classes=mentions.classes if agreement else None,
+        conflicts=conflicting_classes if agreement else None,
+        forbidden=forbidden,
+        required=required,
+    )
+
+
+def conflicting_classes(classes: int) -> int:
+    """The classes (bit flags) that cannot join a cluster holding `classes`."""
+    out = 0
+    for flag, conflicts in CONFLICTS.items():
+        if classes & flag:
+            out |= conflicts
+    return out
+
+
+def _agreement_class(span, root: Token, parsed: bool) -> int:
+    if len(span) == 1 or root.pos_ == "PRON":
+        pronoun = PRONOUN_CLASS.get(root.lower_)
+        if pronoun is not None:
+            return pronoun
+    if root.pos_ == "PRON" or not parsed:
+        return 0
+    if root.tag_ == "NNS" or any(t.dep_ == "conj" and t.head == root for t in span):
+        return PLURAL
+    # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana")
+    for token in (root, *(t for t in span if t.i < root.i and t.dep_ == "compound")):
+        gendered = GENDERED_WORDS.get(token.lemma_.lower()) or GENDERED_WORDS.get(token.lower_)
+        if gendered:
+            return gendered
+    return 0
+
+
+def _first_or_second_person(token: Token) -> bool:
+    """I, me, we, you...: their binding is left to the model, since a parse error inside
+    a narrator's sentence would otherwise split a whole first-person narrative."""
+    return token.pos_ == "PRON" and bool(set(token.morph.get("Person")) & {"1", "2"})
+
+
+def _binding_subject(root: Token, reflexive: bool) -> Optional[Token]:
+    """The subject of the clause in which `root` is an object, or None."""
+    if root.dep_ in OBJECT_DEPS:
+        verb = root.head
+    elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in ("VERB", "AUX"):
+        # any preposition binds a reflexive ("for herself"); only argument ones a pronoun
+        if not reflexive and root.head.lower_ not in ARGUMENT_PREPOSITIONS:
+            return None
+        verb = root.head.head
+    else:
+        return None
+    for _ in range(MAX_CONJ_HOPS):
+        subject = next((t for t in verb.children if t.dep_ in SUBJECT_DEPS), None)
+        if subject is not None:
+            if subject.tag_ in RELATIVE_TAGS and verb.dep_ == "relcl":
+                return verb.head  # "the man who saw him": the subject is "the man"
+            return subject
+        if verb.dep_ != "conj":
+            return None
+        verb = verb.head  # "called the plumber and thanked him": the shared subject
+    return None
