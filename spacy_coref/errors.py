@@ -5,7 +5,8 @@ CE001-CE049 data formats and conversion, CE050-CE069 scoring, CE070-CE099 mentio
 CE100-CE149 the clustering model and pipe, CE150-CE199 CLI, training and packaging, CE200-CE219
 the resolve CLI and rendering, CE220-CE239 reliability, CE240-CE259 inference, batching and
 benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workflows, CE300-CE319
-the behaviour suite. Warnings (CW) use the same ranges.
+the behaviour suite, CE320-CE339 scale-out on Ray (`spacy_coref.ray`, `resolve --ray`). Warnings
+(CW) use the same ranges.
 """
 import warnings
 
@@ -190,6 +191,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "candidates' attributes with each doc: for doc {i}, an int array of shape "
              "{expected} (from spacy_coref.ml.coref_features.candidate_attributes), but found "
              "{found}.")
+    CE116 = ("Unknown feature group(s) {unknown} in the setting 'feature_groups' of "
+             "spacy_coref.S2ECoref.v3. Valid groups: {valid}.")
     # (CE140-CE149: the Doc._/Span._/Token._ extensions)
     CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
              "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "
@@ -296,4 +299,32 @@ class Errors(metaclass=ErrorsWithCodes):
     CE307 = "{path}: no behaviour items. Expected one JSON object per line."
     CE308 = "{loc}: item '{item}': the pair {pair} {problem}."
     CE309 = "Cannot read the behaviour suite {path}: {error}."
+    # scale-out on Ray (CE320-CE339)
+    CE320 = ("spacy_coref.ray and `spacy-coref resolve --ray` need Ray Data, which is not "
+             "installed ({error}). Install it with: pip install 'spacy-coref[ray]'")
+    CE321 = ("Expected the column '{column}' to hold the document's text as a string, but found "
+             "{found}.")
+    CE322 = ("The column '{column}' holds bytes that are not UTF-8 text ({error}). Convert them "
+             "first, or decode them with the right encoding.")
+    CE323 = "The pipeline failed on this document: {error}"
+    CE324 = ("{option} works with --ray only: run `spacy-coref resolve --ray ...`, or leave the "
+             "option out.")
+    CE325 = ("{option} is not available with --ray: Ray writes jsonl records (one file, or shards "
+             "with -o DIR) or parquet shards (--format parquet -o DIR).")
+    CE326 = ("No input files in the directory {path}: expected .jsonl, .jsonlines, .ndjson or "
+             ".parquet files (in it or in its subdirectories).")
+    CE327 = ("The directory {path} holds both jsonl and parquet files ({examples}): resolve one "
+             "kind per run.")
+    CE328 = ("The output directory {path} already holds shards ({examples}): remove them or "
+             "choose another directory, so that old and new results are not mixed.")
+    CE329 = ("The Ray job gave {found} of the {expected} input records{detail}: the output is "
+             "incomplete. Run it again (a worker that fails more than its retries allow stops "
+             "the job).")
+    CE330 = ("Expected {option} to be 1 or more, but found {value}.")
+    CE331 = ("--format parquet writes shards into a directory: give one with -o DIR (an existing "
+             "directory, or a path without a file suffix).")
+    CE332 = "Cannot read the parquet file {path}: {error}."
+    CE333 = "Cannot start or join Ray (address {address}): {error}"
+    CE334 = ("The input file {path} changed while it was being resolved: it gave {found}. "
+             "Resolve a copy that stays as it is.")
 # fmt: on

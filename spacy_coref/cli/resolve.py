@@ -12,35 +12,48 @@ as "start"/"end" character offsets into "text", Python string indices, and the "
 "resolved" (`Doc._.coref_resolved`) and, with `--scores`, "scores": every scored
 (mention, antecedent) pair with the model's antecedent score (higher links more readily; the
 no-antecedent option scores the model's null score, 0 for the shipped default).
+
+With `--ray` (the extra spacy-coref[ray]) the documents are resolved by Ray workers, on a local
+Ray or on the cluster at `--address`, and the input can also be a directory of jsonl or parquet
+files. The records are the same, in input order, but a bad record gives an error record
+({"id": ..., "error": ...}) instead of stopping the command; `-o DIR` writes shards of jsonl or
+(`--format parquet`) parquet files (docs/scale_out.md, `spacy_coref.scaleout.job`).
 """
 import io
 import json
+import os
 import sys
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
-import spacy
 import typer
-from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 from tqdm import tqdm
 
-from ..annotations import cluster_number
 from ..errors import DataFormatError, Errors, Warnings
-from ..pipeline.cluster import CorefCluster
-from ..pipeline.coref import CorefStack
 from ..render import render_doc, wrap_page
-from ..training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
+
+# the record building lives in the library, shared with the Ray workers of spacy_coref.ray
+from ..resolver import (  # noqa: F401
+    COREF_FACTORIES,
+    Record,
+    decode_text,
+    doc_record,
+    load_resolver,
+    parse_record,
+    resolve_records,
+)
+from ..training.evaluation import BASE_PIPELINE
 from ._app import app, fail_one_line
+
+if TYPE_CHECKING:  # Ray is an optional extra: `--ray` imports it when it runs
+    from ..scaleout.job import JobInput
 
 STDIN = "-"
 JSONL_SUFFIXES = (".jsonl", ".jsonlines", ".ndjson")
 OUTPUT_FIELDS = ("clusters", "resolved", "scores")
-COREF_FACTORIES = ("coref", "coref_cluster")
-
-Record = Dict[str, Any]
 
 
 class InputFormat(str, Enum):
@@ -52,6 +65,7 @@ class InputFormat(str, Enum):
 class OutputFormat(str, Enum):
     jsonl = "jsonl"
     html = "html"
+    parquet = "parquet"  # shards, with --ray -o DIR
 
 
 @app.command("resolve")
@@ -64,13 +78,29 @@ def resolve_cli(
     model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default' (shipped), a directory or a package; a pipeline with its own parser is used alone"),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Pipeline with a parser that a coreference pipeline is stacked on"),
     scores: bool = typer.Option(False, "--scores", help="Add the antecedent score of every scored mention pair"),
-    output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters"),
+    output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters; with --ray -o DIR: jsonl or parquet shards"),
     batch_size: int = typer.Option(16, "--batch-size", "-b", help="Documents per batch", min=1),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (e.g. ontonotes: every referring noun phrase; litbank: people, places, organisations and vehicles). The shipped default tells none apart"),
+    use_ray: bool = typer.Option(False, "--ray", help="Resolve on Ray Data workers (pip install 'spacy-coref\\[ray]'); --input may be a directory of jsonl or parquet files; a bad record gives an error record; -o DIR (an existing directory or a path without a suffix) writes shards"),
+    address: Optional[str] = typer.Option(None, "--address", help="With --ray: join the Ray cluster at this address (e.g. 10.0.0.1:6379, or auto); default: start a local Ray"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="With --ray: workers, each loading the pipeline once (default: one per --cpus-per-worker CPUs of the cluster)", min=1),
+    cpus_per_worker: int = typer.Option(1, "--cpus-per-worker", help="With --ray: CPUs (torch threads) of each worker", min=1),
+    shard_size: int = typer.Option(10000, "--shard-size", help="With --ray -o DIR: input records per shard (rounded up to whole batches)", min=1),
     # fmt: on
 ) -> None:
     """Resolve coreference in raw text: clusters with character offsets, the resolved text and
     optional pair scores as jsonlines, or `--format html` for a view of the clusters."""
+    if use_ray:
+        settings: Dict[str, Any] = dict(model=model, base=base, scheme=scheme, scores=scores)
+        settings.update(batch_size=batch_size, workers=workers, address=address)
+        settings.update(cpus_per_worker=cpus_per_worker, shard_size=shard_size)
+        _resolve_on_ray(texts, input_path, input_format, output, output_format, settings)
+        return
+    for option, given in (("--address", address), ("--workers", workers)):
+        if given is not None:
+            fail_one_line(Errors.CE324.format(option=option))
+    if output_format == OutputFormat.parquet:
+        fail_one_line(Errors.CE324.format(option="--format parquet"))
     if texts and input_path is not None:
         fail_one_line(Errors.CE205.format(path=input_path))
     if texts:
@@ -120,18 +150,20 @@ def resolve_cli(
         typer.secho(f"\u2714 Wrote {len(records)} document(s) to {output}", err=True)
 
 
-def read_arguments(texts: List[str], input_format: Optional[InputFormat]) -> List[Record]:
+def read_arguments(
+    texts: List[str], input_format: Optional[InputFormat], *, start: int = 1
+) -> List[Record]:
     """The records of texts given as arguments: one document each, or with `jsonl` one JSON
     record each. Python keeps bytes of the command line that are not UTF-8 as unpaired
-    surrogates, which are not text: they raise CE211."""
+    surrogates, which are not text: they raise CE211. `start`: the number of the first."""
     records: List[Record] = []
-    for i, text in enumerate(texts, start=1):
+    for i, text in enumerate(texts, start=start):
         loc = f"argument {i}"
         bad = next((char for char in text if "\ud800" <= char <= "\udfff"), None)
         if bad is not None:
             raise DataFormatError(Errors.CE211.format(loc=loc, char=ascii(bad)))
         if input_format == InputFormat.jsonl:
-            records.append(_parse_record(text, loc))
+            records.append(parse_record(text, loc))
         else:
             records.append({"text": text})
     return records
@@ -153,122 +185,15 @@ def read_records(source: str, input_format: InputFormat) -> List[Record]:
     name = "<stdin>" if source == STDIN else source
     data = _read_bytes(source)
     if input_format == InputFormat.doc:
-        return [{"text": _decode(data, name, 1)}]
+        return [{"text": decode_text(data, name, 1)}]
     records: List[Record] = []
     for number, line in enumerate(data.splitlines(keepends=True), start=1):
-        text = _decode(line, name, number).rstrip("\r\n")
+        text = decode_text(line, name, number).rstrip("\r\n")
         if input_format == InputFormat.text:
             records.append({"text": text})  # empty lines stay: output line N is input line N
         elif text.strip():
-            records.append(_parse_record(text, f"{name}:{number}"))
+            records.append(parse_record(text, f"{name}:{number}"))
     return records
-
-
-def load_resolver(
-    model: str,
-    *,
-    base: str = BASE_PIPELINE,
-    scores: bool = False,
-    scheme: Optional[str] = None,
-) -> Language:
-    """Load a pipeline that parses and resolves coreference (see `load_coref_nlp`).
-
-    model (str): "default", a pipeline directory, or an installed package.
-    base (str): The parser pipeline to stack a coreference pipeline on.
-    scores (bool): Make the coreference components store their pair scores.
-    scheme (Optional[str]): The annotation scheme for every `coref_cluster` to follow; None:
-        their own setting.
-    RETURNS (Language): The pipeline.
-    """
-    nlp = load_coref_nlp(_model_location(model), base=base)
-    coref_pipes = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, (CorefStack, CorefCluster))]
-    if not coref_pipes:
-        names = ", ".join(nlp.pipe_names) or "no components"
-        factories = " or ".join(COREF_FACTORIES)
-        raise ValueError(Errors.CE209.format(factories=factories, model=model, names=names))
-    for pipe in coref_pipes:
-        _prepare(pipe, scores=scores)
-    if scheme is not None:  # one the model does not know fails here, before any output
-        follow_scheme(nlp, scheme)
-    return nlp
-
-
-def _prepare(pipe: Union[CorefStack, CorefCluster], *, scores: bool) -> None:
-    """Load a `coref` stack's own pipeline now (it loads on first use), so that a broken one
-    fails here and not in the middle of the output; with `scores`, make every `coref_cluster`
-    store its pair scores."""
-    pipes: List[Any] = [pipe]
-    if isinstance(pipe, CorefStack):
-        pipes += [inner for _, inner in pipe.inner.pipeline if isinstance(inner, CorefCluster)]
-    if scores:
-        for each in pipes:
-            each.cfg["store_scores"] = True
-
-
-def resolve_records(
-    nlp: Language, records: Iterable[Record], *, batch_size: int = 16, scores: bool = False
-) -> Iterator[Tuple[Doc, Record]]:
-    """Resolve each record's "text" and build its output record.
-
-    nlp (Language): A pipeline from `load_resolver`.
-    records (Iterable[Record]): Records with a "text" field.
-    batch_size (int): Documents per batch.
-    scores (bool): Add the pair scores (the pipeline must store them).
-    YIELDS (Tuple[Doc, Record]): Each doc and its output record, in input order.
-    """
-    pairs = ((record["text"], record) for record in records)
-    for doc, record in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        title = record.get("title", record.get("id"))
-        if title is not None:
-            doc.user_data["title"] = str(title)
-        yield doc, doc_record(doc, record, scores=scores)
-
-
-def doc_record(doc: Doc, record: Optional[Record] = None, *, scores: bool = False) -> Record:
-    """The output record of a resolved doc.
-
-    doc (Doc): The resolved doc.
-    record (Optional[Record]): Input fields to keep ("text" is the doc's text).
-    scores (bool): Add "scores", the stored pair scores.
-    RETURNS (Record): The fields of the input record, "text", "clusters", "resolved" and,
-        with `scores`, "scores".
-    """
-    out: Record = dict(record or {})
-    out["text"] = doc.text
-    out["clusters"] = [
-        {
-            "id": cluster_number(cluster.key),
-            "main": _mention(cluster.main),
-            "mentions": [_mention(span) for span in cluster.mentions],
-        }
-        for cluster in doc._.coref_clusters
-    ]
-    out["resolved"] = doc._.coref_resolved
-    if scores:
-        out["scores"] = [
-            {
-                "mention": _mention(doc[m_start:m_end]),
-                "antecedent": _mention(doc[a_start:a_end]),
-                "score": score,
-            }
-            for (m_start, m_end), antecedents in sorted(doc._.coref_scores.items())
-            for (a_start, a_end), score in sorted(antecedents.items())
-        ]
-    return out
-
-
-def _mention(span: Span) -> Dict[str, Any]:
-    return {"start": span.start_char, "end": span.end_char, "text": span.text}
-
-
-def _model_location(model: str) -> str:
-    """What `load_coref_nlp` takes: "default", or the directory of a pipeline (a package's
-    data directory, which holds its config.cfg)."""
-    if model == "default" or Path(model).exists() or not spacy.util.is_package(model):
-        return model
-    package_dir = spacy.util.get_package_path(model)
-    configs = sorted(package_dir.glob("*/config.cfg"))
-    return str(configs[0].parent) if configs else model
 
 
 def _read_bytes(source: str) -> bytes:
@@ -278,44 +203,6 @@ def _read_bytes(source: str) -> bytes:
         return Path(source).read_bytes()
     except OSError as e:
         raise DataFormatError(Errors.CE202.format(path=source, error=e.strerror or e)) from e
-
-
-def _decode(data: bytes, name: str, first_line: int) -> str:
-    try:
-        text = data.decode("utf8")
-    except UnicodeDecodeError as e:
-        line = first_line + data[: e.start].count(b"\n")
-        raise DataFormatError(Errors.CE203.format(loc=f"{name}:{line}", error=e.reason)) from e
-    # a byte order mark opens some files written on Windows; it is not text
-    return text[1:] if first_line == 1 and text.startswith("\ufeff") else text
-
-
-def _parse_record(line: str, loc: str) -> Record:
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise DataFormatError(Errors.CE200.format(loc=loc, error=e.msg)) from e
-    _check_unicode(line, value, loc)
-    if not isinstance(value, dict):
-        found = f"a JSON {type(value).__name__}"
-    elif "text" not in value:
-        found = f"an object with the fields {sorted(value)}"
-    elif not isinstance(value["text"], str):
-        found = f"a \"text\" of type {type(value['text']).__name__}"
-    else:
-        return value
-    raise DataFormatError(Errors.CE201.format(loc=loc, found=found))
-
-
-def _check_unicode(line: str, value: Any, loc: str) -> None:
-    """JSON can spell an unpaired surrogate ("\\ud800"): spaCy would take it, the UTF-8 output
-    could not."""
-    if "\\u" not in line:  # only an escape can make one
-        return
-    decoded = json.dumps(value, ensure_ascii=False)
-    for char in decoded:
-        if "\ud800" <= char <= "\udfff":
-            raise DataFormatError(Errors.CE210.format(loc=loc, char=ascii(char)))
 
 
 def _warn_replaced_fields(records: List[Record], source: Optional[str]) -> None:
@@ -348,3 +235,81 @@ def _stdout() -> TextIO:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf8")
     return sys.stdout
+
+
+def _resolve_on_ray(
+    texts: Optional[List[str]],
+    input_path: Optional[str],
+    input_format: Optional[InputFormat],
+    output: Optional[Path],
+    output_format: OutputFormat,
+    settings: Dict[str, Any],
+) -> None:
+    """`resolve --ray`: run `spacy_coref.scaleout.job` and report on stderr."""
+    if output_format == OutputFormat.html:
+        fail_one_line(Errors.CE325.format(option="--format html"))
+    try:
+        from ..scaleout.job import JobOptions, run_resolve_job
+    except ImportError as e:  # the extra is not installed (spacy_coref.ray says so: CE320)
+        fail_one_line(str(e) if "[CE320]" in str(e) else Errors.CE320.format(error=e))
+    job_input = _ray_input(texts, input_path, input_format)
+    shards = output is not None and (output.is_dir() or not output.suffix)
+    if output_format == OutputFormat.parquet and not shards:
+        fail_one_line(Errors.CE331)
+    # one CPU per worker: no tokenizer threads (also quiets their warning when Ray forks)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:  # in this process first: a model that does not load fails before Ray starts
+        load_resolver(settings["model"], base=settings["base"], scheme=settings["scheme"])
+    except (OSError, ValueError) as e:
+        fail_one_line(Errors.CE207.format(model=settings["model"], base=settings["base"], error=e))
+    options = JobOptions(output_format=output_format.value, **settings)
+    out = None
+    if output is not None and not shards:
+        with _output_errors(output):
+            output.parent.mkdir(parents=True, exist_ok=True)
+            out = output.open("w", encoding="utf8")
+    stream, directory = (out or _stdout(), None) if not shards else (None, output)
+    try:
+        summary = run_resolve_job(job_input, options=options, stream=stream, directory=directory)
+    except (RuntimeError, ValueError, OSError) as e:  # incl. DataFormatError, CE328/CE329/CE333
+        fail_one_line(str(e))
+    finally:
+        if out is not None:
+            out.close()
+    where = f" to {output}" if output is not None else ""
+    typer.secho(
+        f"\u2714 Wrote {summary.records} record(s){where} ({summary.errors} error record(s)) "
+        f"with {summary.workers} Ray worker(s) in {summary.seconds:.1f}s",
+        err=True,
+    )
+
+
+def _ray_input(
+    texts: Optional[List[str]], input_path: Optional[str], input_format: Optional[InputFormat]
+) -> "JobInput":
+    """The `JobInput` of `resolve --ray`: arguments (checked here; a bad one gives an error
+    record), stdin (read here), or a file or directory (read by Ray)."""
+    from ..scaleout.job import JobInput
+
+    fmt = input_format.value if input_format is not None else None
+    if texts and input_path is not None:
+        fail_one_line(Errors.CE205.format(path=input_path))
+    if texts:
+        arguments: List[Tuple[bytes, Optional[str]]] = []
+        for i, text in enumerate(texts, start=1):
+            try:
+                record = read_arguments([text], input_format, start=i)[0]
+                arguments.append((json.dumps(record, ensure_ascii=False).encode("utf8"), None))
+            except DataFormatError as e:  # an error record, as for a bad line of a file
+                arguments.append((text.encode("utf8", "surrogateescape"), str(e)))
+        return JobInput(arguments=arguments)
+    if input_path is None and sys.stdin.isatty():
+        fail_one_line(Errors.CE204)
+    if input_path is None or input_path == STDIN:
+        data = _read_bytes(STDIN)
+        if input_path is None and not data:  # stdin that was neither a tty nor given data
+            fail_one_line(Errors.CE204)
+        return JobInput(data=data, input_format=fmt)
+    if not Path(input_path).exists():
+        fail_one_line(Errors.CE202.format(path=input_path, error="No such file or directory"))
+    return JobInput(path=Path(input_path), input_format=fmt)

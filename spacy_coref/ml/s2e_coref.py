@@ -1,6 +1,7 @@
-"""`spacy_coref.S2ECoref.v2` (and v1): token vectors from any tok2vec (a `spacy-transformers`
+"""`spacy_coref.S2ECoref.v3` (and v2, v1): token vectors from any tok2vec (a `spacy-transformers`
 listener, a CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e head with Entity
-Equalization. v2 adds annotation schemes and keeps antecedents from containing their mention."""
+Equalization. v2 adds annotation schemes and keeps antecedents from containing their mention;
+v3 adds linguistic features of the candidates (parse, morphology, entities, speakers)."""
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
@@ -13,7 +14,9 @@ from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
 from ..annotations import get_scheme
 from ..errors import Errors
 from .candidates import CandidateSource, doc_candidates
-from .torch.s2e import DocScores, S2ECorefHead
+from .coref_features import candidate_attributes
+from .torch.pair_features import FEATURE_GROUP_PARAMETERS, FEATURE_GROUPS
+from .torch.s2e import FEATURE_PREFIX, DocScores, S2ECorefHead
 
 InT = List[Doc]
 
@@ -102,6 +105,65 @@ def build_s2e_coref_v2(
     )
 
 
+@registry.architectures("spacy_coref.S2ECoref.v3")
+def build_s2e_coref_v3(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    hidden_width: int = 256,
+    dropout: float = 0.3,
+    top_lambda: float = 0.4,
+    max_antecedents: int = 50,
+    antecedent_window: int = 500,
+    entity_equalization: bool = True,
+    ee_chunk: int = 1024,
+    candidates: CandidateSource = "rules",
+    candidates_key: str = "coref_mentions",
+    max_span_width: int = 10,
+    mixed_precision: bool = False,
+    schemes: Sequence[str] = (),
+    containing_antecedents: bool = False,
+    features: bool = True,
+    feature_width: int = 32,
+    features_only: bool = False,
+    feature_groups: Sequence[str] = FEATURE_GROUPS,
+) -> Model[InT, OutT]:
+    """The s2e coreference model with linguistic features: per candidate, its type (pronoun,
+    name, noun, event), person, number, gender, reflexivity, entity label, head word shape and
+    width enter the mention score and a bilinear antecedent score; per pair, token, sentence
+    and mention distance, string and head match, speaker match, binding and nesting each add a
+    learned score before the top antecedents are chosen. The features' output weights start at
+    zero: v2 weights load into it (see spacy_coref.init_coref_weights.v1) and score as before.
+    The other settings are those of spacy_coref.S2ECoref.v2.
+
+    features (bool): use the features (False: the v2 model).
+    feature_width (int): width of the mention feature vectors.
+    features_only (bool): train the feature weights alone, the s2e weights staying as they
+        were initialised (e.g. from a trained v2 head): a round that adds the features to a
+        trained model without refitting what it has already fitted to the training data.
+    feature_groups (Sequence[str]): the features trained: "mention" (the embedded attributes,
+        in the mention score and the bilinear antecedent score) and "pair" (the scalars of
+        distances, matches, speakers, binding and nesting). A group left out keeps its zero
+        weights, which is how the groups are compared (an ablation).
+    RETURNS (Model): docs -> List[CorefScores].
+    """
+    if feature_width < 1:
+        raise ValueError(Errors.CE268.format(option="feature_width", value=feature_width))
+    settings = dict(locals())
+    unknown = [g for g in feature_groups if g not in FEATURE_GROUPS]
+    if unknown:
+        raise ValueError(Errors.CE116.format(unknown=unknown, valid=list(FEATURE_GROUPS)))
+    for name in ("features", "feature_width", "features_only", "feature_groups"):
+        settings.pop(name)
+    model = build_s2e_coref_v2(**settings)
+    # Not in `head_cfg`: loading a v2 model's bytes into this model replaces `head_cfg`.
+    model.attrs["feature_width"] = feature_width if features else 0
+    model.attrs["features_only"] = features and features_only
+    model.attrs["frozen_features"] = [
+        name for group in FEATURE_GROUPS if group not in feature_groups
+        for name in FEATURE_GROUP_PARAMETERS[group]
+    ]
+    return model
+
+
 @registry.architectures("spacy_coref.S2ECoref.v1")
 def build_s2e_coref(
     tok2vec: Model[List[Doc], List[Floats2d]],
@@ -144,7 +206,14 @@ def ensure_head(model: Model, n_in: int) -> None:
     pipe's cfg before weights are loaded)."""
     if model.has_ref("head"):
         return
-    module = S2ECorefHead(n_in, **model.attrs["head_cfg"])
+    feature_width = model.attrs.get("feature_width", 0)
+    module = S2ECorefHead(n_in, **model.attrs["head_cfg"], feature_width=feature_width)
+    frozen = set(model.attrs.get("frozen_features", []))
+    features_only = model.attrs.get("features_only", False)
+    for name, param in module.named_parameters():
+        # no gradient, so Thinc's optimizer leaves them as they are
+        if name in frozen or (features_only and not name.startswith(FEATURE_PREFIX)):
+            param.requires_grad_(False)
     head = PyTorchWrapper_v2(
         module,
         convert_inputs=_convert_inputs,
@@ -175,9 +244,9 @@ def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, C
     if not model.has_ref("head"):
         raise ValueError(Errors.CE101)
     vectors, backprop_tok2vec = model.get_ref("tok2vec")(docs, is_train)
-    candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
-    schemes = scheme_indices(model, docs)
-    outputs, backprop_head = model.get_ref("head")((vectors, candidates, schemes), is_train)
+    inputs = head_inputs(model, docs, vectors)
+    candidates = inputs[1]
+    outputs, backprop_head = model.get_ref("head")(inputs, is_train)
     ops = model.ops
     scores = [
         CorefScores(ops.asarray2i(cands), *out) for cands, out in zip(candidates, outputs)
@@ -189,15 +258,32 @@ def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, C
     return scores, backprop
 
 
+def head_inputs(model: Model, docs: InT, vectors: List[Floats2d]) -> tuple:
+    """What the model's "head" layer takes for these docs and their token vectors: the
+    vectors, each doc's candidates, scheme index and, for a model with features, candidate
+    attributes."""
+    candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
+    schemes = scheme_indices(model, docs)
+    attributes = None
+    if model.attrs.get("feature_width"):
+        attributes = [candidate_attributes(doc, c) for doc, c in zip(docs, candidates)]
+    return (vectors, candidates, schemes, attributes)
+
+
 def _convert_inputs(
-    model: Model, X: Tuple[List[Floats2d], List[Ints2d], List[int]], is_train: bool
+    model: Model,
+    X: Tuple[List[Floats2d], List[Ints2d], List[int], Optional[List[Ints2d]]],
+    is_train: bool,
 ) -> Tuple[ArgsKwargs, Callable[[ArgsKwargs], List[Floats2d]]]:
-    vectors, candidates, schemes = X
+    vectors, candidates, schemes, attributes = X
     device = model.shims[0].device
     vecs = [xp2torch(v, requires_grad=is_train, device=device) for v in vectors]
     cands = [torch.as_tensor(c, dtype=torch.long, device=device) for c in candidates]
     starts = [c[:, 0] for c in cands]  # [C] each
     ends = [c[:, 1] - 1 for c in cands]  # [C] each, inclusive
+    attrs = None
+    if attributes is not None:
+        attrs = [torch.as_tensor(a, dtype=torch.long, device=device) for a in attributes]
 
     def reverse(d_inputs: ArgsKwargs) -> List[Floats2d]:
         grads = d_inputs.args[0]
@@ -206,7 +292,7 @@ def _convert_inputs(
             for v, g in zip(vectors, grads)
         ]
 
-    return ArgsKwargs(args=(vecs, starts, ends, schemes), kwargs={}), reverse
+    return ArgsKwargs(args=(vecs, starts, ends, schemes, attrs), kwargs={}), reverse
 
 
 def _convert_outputs(

@@ -343,7 +343,7 @@ class CorefCluster(TrainablePipe):
         def load_model(b: bytes) -> None:
             self._ensure_head()
             try:
-                self.model.from_bytes(b)
+                load_weights(self.model, b)
             except Exception as e:  # any failure to parse names the file
                 raise ValueError(Errors.CE103.format(name=self.name, path="<bytes>")) from e
 
@@ -376,7 +376,7 @@ class CorefCluster(TrainablePipe):
                 raise ValueError(Errors.CE104.format(name=self.name, path=p))
             self._ensure_head()
             try:
-                self.model.from_bytes(p.read_bytes())
+                load_weights(self.model, p.read_bytes())
             except Exception as e:  # any failure to parse names the file
                 raise ValueError(Errors.CE103.format(name=self.name, path=p)) from e
 
@@ -397,6 +397,15 @@ class ScaledOptimizer:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.optimizer, name)
+
+
+def load_weights(model: Model, data: bytes) -> None:
+    """Load a model's weights from bytes, keeping the settings its config built it with: Thinc's
+    from_bytes also restores the attrs saved with the weights, so an edited config (schemes
+    added to a trained model, say) would otherwise be overridden by the saved one."""
+    configured = dict(model.attrs)
+    model.from_bytes(data)
+    model.attrs.update(configured)
 
 
 def empty_scores(ops) -> CorefScores:

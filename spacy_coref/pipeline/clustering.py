@@ -66,7 +66,7 @@ def constrained_clusters(
     pair = pair_scores[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K] (a view)
     if forbidden is not None:
         pair[forbidden & candidate] = MASKED_SCORE
-    if required is not None:
+    if required is not None and (required & candidate).any():
         # above every real score of the doc, best first among themselves
         pair[required & candidate] += float(numpy.abs(pair[candidate]).max()) * 2 + 1
     pair_scores[:, NULL_COLUMN] = null_score
@@ -93,7 +93,8 @@ def _agree(
     root = _roots(links)  # [M]
     flags = numpy.zeros(len(links), dtype="int64")
     numpy.bitwise_or.at(flags, root, classes)  # each cluster's classes, at its root
-    bad_roots = [r for r in numpy.unique(root[classes > 0]).tolist() if flags[r] & conflicts(flags[r])]
+    candidates = numpy.unique(root[classes > 0]).tolist()  # clusters with a classed mention
+    bad_roots = [r for r in candidates if flags[r] & conflicts(flags[r])]
     if not bad_roots:
         return links
     links = links.copy()

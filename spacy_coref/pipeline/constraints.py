@@ -10,10 +10,11 @@ reliably, and their violations are the errors a user sees first:
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
-  ("He hurt himself").
+  ("He hurt himself"). Binding rules out the link itself, not the two clusters' merging: a
+  parse error then costs one link, not a narrator's whole cluster.
 
-`decode_constraints` turns them into what `clustering.constrained_clusters` needs: a class per
-mention (bit flags) and a mask of forbidden and required (mention, antecedent) pairs. The
+`decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
+mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The
 parse is read once per mention; the pair masks are array operations.
 """
 from typing import Iterable, List, NamedTuple, Optional, Sequence
@@ -77,6 +78,7 @@ SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # "with him") allow coreference and are left out.
 ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
 RELATIVE_TAGS = {"WDT", "WP"}
+VERB_POS = {"VERB", "AUX"}
 MAX_CONJ_HOPS = 8
 
 
@@ -209,7 +211,7 @@ def _binding_subject(root: Token, reflexive: bool) -> Optional[Token]:
     """The subject of the clause in which `root` is an object, or None."""
     if root.dep_ in OBJECT_DEPS:
         verb = root.head
-    elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in ("VERB", "AUX"):
+    elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
         # any preposition binds a reflexive ("for herself"); only argument ones a pronoun
         if not reflexive and root.head.lower_ not in ARGUMENT_PREPOSITIONS:
             return None

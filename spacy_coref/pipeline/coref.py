@@ -196,6 +196,7 @@ def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
     """
     try:
         config = util.load_config(config_path)
+        config.interpolate()  # a broken ${...} is config syntax too (a truncated file, say)
     except (OSError, ValueError) as e:  # unreadable, not UTF-8, not config syntax
         raise ValueError(Errors.CE220.format(name=name, path=config_path, error=_brief(e))) from e
     if "nlp" not in config:

@@ -25,6 +25,8 @@ TRAIN_FILES = {
     "train/gum.spacy": ("gum/train", True, ONTONOTES),
     "train/gap.spacy": ("gap/gap-development.tsv", False, ONTONOTES),
 }
+# every dev file, for checkpoint selection on all of them (configs/coref_features.cfg)
+ALL_DEV_DIR = "dev-all"
 DEV_FILES = {
     "dev/litbank.spacy": ("litbank/dev/conll", False, LITBANK),
     "dev/gum.spacy": ("gum/dev", False, ONTONOTES),
@@ -48,7 +50,9 @@ def build_corpus(
 ) -> Dict[str, int]:
     """Convert the shared data to .spacy files: train/ (LitBank, GUM of the given genres, GAP),
     dev/ (LitBank, all of GUM) and gap-dev/ (GAP validation), kept apart because GAP is scored
-    with its own metrics. Each doc names the annotation scheme of its dataset.
+    with its own metrics, and dev-all/ (the three dev files together, for a training run that
+    selects its checkpoint on CoNLL and GAP F1 at once). Each doc names the annotation scheme
+    of its dataset.
 
     data_dir (Path): the data directory (with litbank/, gum/, gap/).
     output_dir (Path): where to write.
@@ -67,4 +71,6 @@ def build_corpus(
         out_path.parent.mkdir(parents=True, exist_ok=True)
         write_docs(docs, out_path)
         counts[out_name] = len(docs)
+        if out_name in DEV_FILES:
+            write_docs(docs, output_dir / ALL_DEV_DIR / out_path.name)
     return counts

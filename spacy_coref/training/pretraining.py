@@ -32,8 +32,7 @@ from thinc.types import Floats2d
 
 from ..annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, set_clusters
 from ..errors import Errors
-from ..ml.candidates import doc_candidates
-from ..ml.s2e_coref import CorefScores, scheme_indices
+from ..ml.s2e_coref import CorefScores, head_inputs
 from ..types import MentionOffset
 from .init_weights import encoder_of
 from .masking import PRONOUN_CLASSES, mask_spans, name_clusters, pronoun_targets
@@ -242,9 +241,9 @@ class Pretrainer:
     ) -> Tuple[float, List[Floats2d]]:
         head = self.model.get_ref("head")
         docs = [batch[i].example.predicted for i in rows]
-        candidates = [doc_candidates(doc, **self.model.attrs["candidates"]) for doc in docs]
-        schemes = scheme_indices(self.model, docs)
-        outputs, backprop = head.begin_update(([vectors[i] for i in rows], candidates, schemes))
+        inputs = head_inputs(self.model, docs, [vectors[i] for i in rows])
+        candidates = inputs[1]
+        outputs, backprop = head.begin_update(inputs)
         ops = self.model.ops
         scores = [CorefScores(ops.asarray2i(c), *out) for c, out in zip(candidates, outputs)]
         loss, d_scores = self.coref.get_loss([batch[i].example for i in rows], scores)

@@ -144,3 +144,10 @@ def test_make_corpus_names_each_dataset_scheme(tmp_path):
         "train/gum.spacy": {"ontonotes"}, "dev/gum.spacy": {"ontonotes"},
         "train/gap.spacy": {"ontonotes"}, "gap-dev/gap.spacy": {"ontonotes"},
     }
+    # dev-all holds every dev file, for checkpoint selection on CoNLL and GAP together
+    out = tmp_path / "out"
+    names = sorted(p.name for p in (out / "dev-all").iterdir())
+    assert names == ["gap.spacy", "gum.spacy", "litbank.spacy"]
+    for name, source in (("gap", "gap-dev/gap"), ("litbank", "dev/litbank"), ("gum", "dev/gum")):
+        copy = (out / "dev-all" / f"{name}.spacy").read_bytes()
+        assert copy == (out / f"{source}.spacy").read_bytes()

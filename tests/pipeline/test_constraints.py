@@ -193,3 +193,13 @@ def test_constrained_decoding_never_mixes_classes_and_equals_plain_without_them(
             seen.add(mention)
             flags |= int(classes[spans.index(mention)])
         assert not flags & conflicting_classes(flags), (cluster, flags)
+
+
+def test_decoding_a_doc_without_real_antecedents():
+    doc = parsed(
+        ["He", "hurt", "himself"], [1, 1, 1], ["nsubj", "ROOT", "dobj"], ["PRP", "VBD", "PRP"]
+    )
+    spans = [(0, 1), (2, 3)]
+    scores = scores_for(spans, [[], [MASKED_SCORE]])  # the only antecedent column is padding
+    assert decode_clusters(doc, scores, 0.0, ["agreement", "binding"]) == []
+    assert decode_clusters(doc, scores_for([(0, 1)], [[]]), 0.0, ["binding"]) == []

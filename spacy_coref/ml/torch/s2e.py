@@ -10,6 +10,9 @@ Two additions to the paper's model, both off by default so that older heads comp
   per-scheme scale and shift of the token projections (FiLM, initialised to the identity) lets
   the head follow each one; at inference the caller picks the scheme.
 * No antecedent that contains its mention (i-within-i: "[a man who lost [his] way]").
+* Linguistic features (`feature_width`, spacy_coref.S2ECoref.v3): per-candidate attributes from
+  the parse (see `pair_features`) enter the mention and antecedent scores through weights that
+  start at zero, so a head loaded from one without features first computes what it did.
 
 Only O(T) token projections are held; mentions are scored from their start and end tokens, and
 antecedents are scored in blocks of queries against a bounded window of earlier mentions, keeping
@@ -21,8 +24,10 @@ from typing import List, NamedTuple, Optional, Tuple
 import torch
 from torch import Tensor, nn
 
+from ...errors import Errors
 from .constants import MASKED_SCORE, NULL_COLUMN
 from .entity_equalization import entity_representations, soft_clusters
+from .pair_features import N_ATTRIBUTES, FeatureScorer, KeptFeatures
 
 
 SCHEME_PARAMETERS = ("scheme_scale", "scheme_shift")
@@ -30,6 +35,8 @@ SCHEME_PARAMETERS = ("scheme_scale", "scheme_shift")
 # scheme's docs only, and has to move further than the shared weights at the same learning rate
 # (with Adam, a parameter moves about one learning rate per step whatever its gradient).
 SCHEME_GAIN = 10.0
+# The parameters of the linguistic features (spacy_coref.S2ECoref.v3) start with this prefix.
+FEATURE_PREFIX = "feature_scorer."
 
 
 class DocScores(NamedTuple):
@@ -56,6 +63,7 @@ class S2ECorefHead(nn.Module):
         query_block: int = 512,
         n_schemes: int = 0,
         containing_antecedents: bool = True,
+        feature_width: int = 0,
     ):
         super().__init__()
         self.top_lambda = top_lambda
@@ -83,18 +91,26 @@ class S2ECorefHead(nn.Module):
         if n_schemes:
             self.scheme_scale = nn.Parameter(torch.zeros(n_schemes, 4 * hidden))
             self.scheme_shift = nn.Parameter(torch.zeros(n_schemes, 4 * hidden))
+        # Linguistic features (0: none, as v1 and v2): their output weights start at zero.
+        self.feature_scorer = FeatureScorer(feature_width) if feature_width else None
 
     @property
     def n_schemes(self) -> int:
         return self.scheme_scale.shape[0] if hasattr(self, "scheme_scale") else 0
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
-        """As torch's, but a head saved without schemes loads into one with schemes: the
-        scheme parameters keep their identity initialisation (to go on training a head)."""
+        """As torch's, but a head saved without schemes or features loads into one with them:
+        their parameters keep their values (on a new head, the identity FiLM and zero feature
+        scores, so that it computes what the saved head did), to go on training a head."""
         state_dict = dict(state_dict)
+        own = self.state_dict()
         for name in SCHEME_PARAMETERS:
             if self.n_schemes and name not in state_dict:
-                state_dict[name] = getattr(self, name).detach().clone()
+                state_dict[name] = own[name].detach().clone()
+        if not any(name.startswith(FEATURE_PREFIX) for name in state_dict):
+            for name, value in own.items():
+                if name.startswith(FEATURE_PREFIX):
+                    state_dict[name] = value.detach().clone()
         return super().load_state_dict(state_dict, strict=strict, assign=assign)
 
     def forward(
@@ -103,18 +119,32 @@ class S2ECorefHead(nn.Module):
         starts: List[Tensor],
         ends: List[Tensor],
         schemes: Optional[List[int]] = None,
+        attributes: Optional[List[Tensor]] = None,
     ) -> List[DocScores]:
         """vectors: per doc [T, n_in]; starts/ends: per doc [C] candidate token offsets, end
         inclusive, sorted by (start, end); schemes: per doc the index of its annotation scheme
-        (ignored by a head without schemes; default 0)."""
+        (ignored by a head without schemes; default 0); attributes: per doc the candidates'
+        [C, N_ATTRIBUTES] int attributes (see `pair_features`; needed by a head with
+        features, ignored by one without)."""
         if schemes is None:
             schemes = [0] * len(vectors)
+        if self.feature_scorer is None:
+            attributes = [None] * len(vectors)
+        else:
+            _check_attributes(attributes, starts)
         return [
-            self._score_doc(x, s, e, scheme)
-            for x, s, e, scheme in zip(vectors, starts, ends, schemes)
+            self._score_doc(x, s, e, scheme, attrs)
+            for x, s, e, scheme, attrs in zip(vectors, starts, ends, schemes, attributes)
         ]
 
-    def _score_doc(self, x: Tensor, starts: Tensor, ends: Tensor, scheme: int = 0) -> DocScores:
+    def _score_doc(
+        self,
+        x: Tensor,
+        starts: Tensor,
+        ends: Tensor,
+        scheme: int = 0,
+        attributes: Optional[Tensor] = None,
+    ) -> DocScores:
         hidden = self.mention_bilinear.in_features
         proj = self.token_proj(self.dropout(x))  # [T, 4h]
         if self.n_schemes:
@@ -122,14 +152,21 @@ class S2ECorefHead(nn.Module):
             proj = proj * (1 + SCHEME_GAIN * scale) + SCHEME_GAIN * shift
         m_s, m_e, a_s, a_e = self.act(proj).split(hidden, dim=1)  # each [T, h]
         mention_scores = self._mention_scores(m_s[starts], m_e[ends])  # [C]
+        scorer = self.feature_scorer
+        if scorer is not None and attributes is not None:
+            u = scorer.mention_vectors(attributes)  # [C, w]
+            mention_scores = mention_scores + scorer.mention_scores(u)  # [C]
         kept = self._prune(mention_scores, n_tokens=x.shape[0])  # [M]
+        features = None
+        if scorer is not None and attributes is not None:
+            features = scorer.kept_features(attributes[kept], u[kept])  # [M, ...]
         g = torch.cat([a_s[starts[kept]], a_e[ends[kept]]], dim=1)  # [M, 2h]
         f_m = mention_scores[kept]  # [M]
         mention_ends = None if self.containing_antecedents else ends[kept]  # [M]
-        antecedents, pair_scores = self._top_antecedents(g, f_m, mention_ends)  # [M, K] each
+        antecedents, pair_scores = self._top_antecedents(g, f_m, mention_ends, features)
         if self.entity_equalization and antecedents.shape[1]:
             g = self._equalize(g, antecedents, pair_scores)  # [M, 2h]
-            pair_scores = self._rescore(g, f_m, antecedents, pair_scores)  # [M, K]
+            pair_scores = self._rescore(g, f_m, antecedents, pair_scores, features)  # [M, K]
         null = pair_scores.new_zeros((pair_scores.shape[0], 1))  # [M, 1]
         scores = _insert_null(null, pair_scores)  # [M, 1 + K]
         return DocScores(mention_scores, kept, antecedents, scores)
@@ -148,11 +185,16 @@ class S2ECorefHead(nn.Module):
         return torch.sort(top).values  # [M] candidates are sorted, so this is document order
 
     def _top_antecedents(
-        self, g: Tensor, f_m: Tensor, mention_ends: Optional[Tensor] = None
+        self,
+        g: Tensor,
+        f_m: Tensor,
+        mention_ends: Optional[Tensor] = None,
+        features: Optional[KeptFeatures] = None,
     ) -> Tuple[Tensor, Tensor]:
         """Score every mention against the `antecedent_window` mentions before it, in blocks of
         queries, and keep the best K. With `mention_ends` (the kept mentions' [M] inclusive end
-        tokens), an earlier mention that contains the query is not an antecedent.
+        tokens), an earlier mention that contains the query is not an antecedent. With
+        `features`, their scores are added before the best K are chosen.
         RETURNS ([M, K] indices, [M, K] scores)."""
         n = g.shape[0]
         k = min(self.max_antecedents, self.antecedent_window, max(n - 1, 0))
@@ -175,13 +217,35 @@ class S2ECorefHead(nn.Module):
                 inside = mention_ends[None, c0:q1] < mention_ends[q0:q1, None]  # [b, c]
                 allowed = allowed & inside
             block = block.masked_fill(~allowed, MASKED_SCORE)  # [b, c]
-            top = torch.topk(block, min(k, block.shape[1]), dim=1)
-            top_idx = top.indices + c0  # [b, k']
-            top_scores, top_idx = _pad_columns(top.values, top_idx, k)  # [b, K]
+            if features is None:
+                top = torch.topk(block, min(k, block.shape[1]), dim=1)
+                top_values, top_idx = top.values, top.indices + c0  # [b, k'] each
+            else:
+                top_values, top_idx = self._top_with_features(block, allowed, features, q0, c0, k)
+            top_scores, top_idx = _pad_columns(top_values, top_idx, k)  # [b, K]
             valid = top_idx < q_pos  # [b, K]
             indices.append(torch.where(valid, top_idx, torch.zeros_like(top_idx)))
             scores.append(top_scores.masked_fill(~valid, MASKED_SCORE))
         return torch.cat(indices), torch.cat(scores)  # [M, K], [M, K]
+
+    def _top_with_features(
+        self, block: Tensor, allowed: Tensor, features: KeptFeatures, q0: int, c0: int, k: int
+    ) -> Tuple[Tensor, Tensor]:
+        """The top k' = min(k, c) of a [b, c] block of masked pair scores once the feature
+        scores are added. Those are computed for the whole block without gradients (the
+        gradient of a lookup per pair would cost more than the rest of the head), then again,
+        with gradients, for the k' pairs kept. RETURNS ([b, k'] scores, [b, k'] indices)."""
+        scorer = self.feature_scorer
+        assert scorer is not None, "features come from the head's feature scorer"
+        q1 = q0 + block.shape[0]
+        with torch.no_grad():
+            extra = scorer.block_scores(features, q0, q1, c0)  # [b, c]
+        top = torch.topk(block + extra, min(k, block.shape[1]), dim=1)
+        top_idx = top.indices + c0  # [b, k']
+        values = torch.gather(block, 1, top.indices)  # [b, k']
+        values = values + scorer.gathered_scores(features, q0, top_idx)  # [b, k']
+        masked = ~torch.gather(allowed, 1, top.indices)  # [b, k']
+        return values.masked_fill(masked, MASKED_SCORE), top_idx
 
     def _equalize(self, g: Tensor, antecedents: Tensor, pair_scores: Tensor) -> Tensor:
         """Refine mention representations with their soft entity's representation."""
@@ -199,13 +263,20 @@ class S2ECorefHead(nn.Module):
         return torch.cat(refined)  # [M, 2h]
 
     def _rescore(
-        self, g: Tensor, f_m: Tensor, antecedents: Tensor, old_scores: Tensor
+        self,
+        g: Tensor,
+        f_m: Tensor,
+        antecedents: Tensor,
+        old_scores: Tensor,
+        features: Optional[KeptFeatures] = None,
     ) -> Tensor:
-        """F(c, q) again for the same (query, antecedent) pairs, from refined representations.
+        """F(c, q) again for the same (query, antecedent) pairs, from refined representations
+        (the feature scores do not depend on them, and are added again).
         Each block of queries is scored against the window of mentions its antecedents lie in
         by one matrix product, and the K scores are then picked out: far cheaper than gathering
         K antecedent vectors per query."""
         queries = self.antecedent_bilinear(g)  # [M, 2h]
+        scorer = self.feature_scorer if features is not None else None
         out = []
         for q0 in range(0, g.shape[0], self.query_block):
             q1 = min(g.shape[0], q0 + self.query_block)
@@ -213,9 +284,23 @@ class S2ECorefHead(nn.Module):
             c0 = int(ants.min())
             f_a = queries[q0:q1] @ g[c0:q1].T  # [b, c]
             f_a = torch.gather(f_a, 1, ants - c0)  # [b, K]
-            out.append(f_a + f_m[q0:q1, None] + f_m[ants])
+            scores = f_a + f_m[q0:q1, None] + f_m[ants]  # [b, K]
+            if scorer is not None and features is not None:
+                scores = scores + scorer.gathered_scores(features, q0, ants)  # [b, K]
+            out.append(scores)
         scores = torch.cat(out)  # [M, K]
         return scores.masked_fill(old_scores <= MASKED_SCORE / 2, MASKED_SCORE)
+
+
+def _check_attributes(attributes: Optional[List[Tensor]], starts: List[Tensor]) -> None:
+    """A head with features needs the [C, N_ATTRIBUTES] attributes of each doc's candidates."""
+    attributes = [] if attributes is None else attributes
+    for i, doc_starts in enumerate(starts):
+        attrs = attributes[i] if i < len(attributes) else None
+        expected = (len(doc_starts), N_ATTRIBUTES)
+        if attrs is None or tuple(attrs.shape) != expected:
+            found = "none" if attrs is None else f"shape {tuple(attrs.shape)}"
+            raise ValueError(Errors.CE115.format(i=i, expected=expected, found=found))
 
 
 def _insert_null(null: Tensor, pair_scores: Tensor) -> Tensor:

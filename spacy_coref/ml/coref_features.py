@@ -1,0 +1,188 @@
+"""The attributes of candidate mentions that spacy_coref.S2ECoref.v3 scores with: what the parse,
+the morphology, the entities and the speakers on the doc say about each candidate. The encoder
+is uncased and small; these are facts it cannot see or does not learn from a few hundred
+thousand tokens (agreement, binding, capitalisation, speakers).
+
+The doc is read once per candidate; everything about pairs is computed from these arrays in the
+torch head (`ml/torch/pair_features.py`, which also defines the columns and their values).
+"""
+from typing import Dict, List, Tuple
+
+import numpy
+from spacy.tokens import Doc, Token
+
+from ..annotations import get_speakers
+from .torch import pair_features as pf
+
+# fmt: off
+# Personal pronouns by form: (person, number, gender), where the morphology says nothing.
+_S, _P = pf.SINGULAR, pf.PLURAL
+PRONOUN_FORMS: Dict[str, Tuple[int, int, int]] = {
+    **dict.fromkeys(("i", "me", "my", "mine", "myself"), (pf.FIRST, _S, 0)),
+    **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), (pf.FIRST, _P, 0)),
+    **dict.fromkeys(("you", "your", "yours"), (pf.SECOND, 0, 0)),
+    "yourself": (pf.SECOND, _S, 0), "yourselves": (pf.SECOND, _P, 0),
+    **dict.fromkeys(("he", "him", "his", "himself"), (pf.THIRD, _S, pf.MASCULINE)),
+    **dict.fromkeys(("she", "her", "hers", "herself"), (pf.THIRD, _S, pf.FEMININE)),
+    **dict.fromkeys(("it", "its", "itself"), (pf.THIRD, _S, pf.NEUTER)),
+    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), (pf.THIRD, _P, 0)),
+}
+PERSONS = {"1": pf.FIRST, "2": pf.SECOND, "3": pf.THIRD}
+NUMBERS = {"Sing": pf.SINGULAR, "Plur": pf.PLURAL}
+GENDERS = {"Masc": pf.MASCULINE, "Fem": pf.FEMININE, "Neut": pf.NEUTER}
+ENTITY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART",
+                 "LAW", "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL",
+                 "CARDINAL")
+ENTITY_IDS = {label: i + 1 for i, label in enumerate(ENTITY_LABELS)}
+OTHER_ENTITY = pf.N_ENTITY_VALUES - 1
+# fmt: on
+
+
+def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
+    """The attributes of each candidate mention (columns and values: `pair_features`).
+
+    doc (Doc): the doc. A parse, POS, morphology, entities and sentences make the attributes
+        informative; without them the attributes fall back to the word forms (or "unknown").
+    candidates (numpy.ndarray): [C, 2] (start, end) token offsets, end exclusive.
+    RETURNS (numpy.ndarray): [C, N_ATTRIBUTES] int64.
+    """
+    # imported here: the constraints module imports the model module, which imports this one
+    from ..pipeline import constraints
+
+    candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
+    out = numpy.zeros((len(candidates), pf.N_ATTRIBUTES), dtype="int64")
+    if not len(candidates):
+        return out
+    starts, ends = candidates[:, 0], candidates[:, 1]
+    mentions = constraints.mention_constraints(doc, candidates)
+    class_genders = {
+        constraints.MASCULINE: pf.MASCULINE,
+        constraints.FEMININE: pf.FEMININE,
+        constraints.NEUTER: pf.NEUTER,
+    }
+    # mention_constraints has no head without a parse: then the last token, as it does
+    heads = numpy.where(mentions.roots >= 0, mentions.roots, ends - 1)  # [C]
+    sentences = sentence_indices(doc)  # [T]
+    lower = doc.to_array("LOWER")  # [T] hashes: a span's bytes are its lower-cased text
+    conjuncts = _conjuncts(doc)
+    by_head: Dict[int, Tuple[int, ...]] = {}  # nested candidates share heads
+    texts: Dict[bytes, int] = {}
+    lemmas: Dict[str, int] = {}
+    for i, (start, end) in enumerate(candidates.tolist()):
+        h = int(heads[i])
+        if h not in by_head:
+            by_head[h] = _head_attributes(doc[h], sentences, lemmas)
+        mention_type, person, number, gender, entity, shape, lemma = by_head[h]
+        classes = int(mentions.classes[i])
+        if any(start <= t < end for t in conjuncts.get(h, ())):
+            number, gender = pf.PLURAL, pf.UNKNOWN_GENDER  # "Ann and Bo", "it and the twins"
+        else:
+            number = pf.PLURAL if classes & constraints.PLURAL else number
+            # gendered nouns and titles ("his aunt", "Mr. Reyes")
+            gender = gender or class_genders.get(classes & ~constraints.PLURAL, 0)
+        reflexive = int(mentions.reflexive[i])
+        out[i, : pf.SHAPE + 1] = (mention_type, person, number, gender, reflexive, entity, shape)
+        out[i, pf.TEXT] = texts.setdefault(lower[start:end].tobytes(), len(texts))
+        out[i, pf.LEMMA] = lemma
+    out[:, pf.WIDTH] = numpy.searchsorted(pf.BUCKET_BOUNDARIES[:6], ends - starts - 1, "right")
+    out[:, pf.SENTENCE] = sentences[starts]
+    out[:, pf.START] = starts
+    out[:, pf.END] = ends
+    out[:, pf.HEAD] = heads
+    out[:, pf.SUBJECT] = mentions.clause_subjects
+    out[:, pf.SPEAKER] = speaker_ids(doc)[heads]
+    return out
+
+
+def sentence_indices(doc: Doc) -> numpy.ndarray:
+    """The index of each token's sentence ([T] int64); all 0 without sentence boundaries."""
+    starts = numpy.zeros(len(doc), dtype=bool)
+    if doc.has_annotation("SENT_START"):
+        starts = doc.to_array("SENT_START").astype("int64") == 1  # [T]
+    if len(doc):
+        starts[0] = True
+    return numpy.cumsum(starts) - 1  # [T]
+
+
+def speaker_ids(doc: Doc) -> numpy.ndarray:
+    """A doc-local id of each token's speaker ([T] int64), -1 where unknown."""
+    ids: Dict[str, int] = {}
+    speakers = get_speakers(doc)
+    return numpy.asarray(
+        [-1 if s is None else ids.setdefault(s, len(ids)) for s in speakers], dtype="int64"
+    ).reshape((len(doc),))
+
+
+def word_shape(text: str, first_word: bool = False) -> int:
+    """LOWER, CAPITALISED (CAPITALISED_FIRST_WORD at a sentence start, where capitals say
+    less), ALL_CAPS (two or more letters) or OTHER_SHAPE (no letters, or mixed case)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return pf.OTHER_SHAPE
+    if all(c.islower() for c in letters):
+        return pf.LOWER
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return pf.ALL_CAPS
+    if letters[0].isupper() and all(c.islower() for c in letters[1:]):
+        return pf.CAPITALISED_FIRST_WORD if first_word else pf.CAPITALISED
+    return pf.OTHER_SHAPE
+
+
+def _head_attributes(head: Token, sentences: numpy.ndarray, lemmas: Dict[str, int]) -> tuple:
+    """(type, person, number, gender, entity, shape, lemma id) of a mention's head token."""
+    first_word = head.i == 0 or sentences[head.i] != sentences[head.i - 1]
+    lemma = lemmas.setdefault((head.lemma_ or head.text).lower(), len(lemmas))
+    return (
+        _mention_type(head),
+        *_morphology(head),
+        _entity(head),
+        word_shape(head.text, first_word),
+        lemma,
+    )
+
+
+def _conjuncts(doc: Doc) -> Dict[int, List[int]]:
+    """The conjuncts ("conj" dependents) of each token that has some."""
+    out: Dict[int, List[int]] = {}
+    if not doc.has_annotation("DEP"):
+        return out
+    deps, offsets = doc.to_array(["DEP", "HEAD"]).T  # [T] each; HEAD is relative
+    conjuncts = numpy.flatnonzero(deps == doc.vocab.strings["conj"])  # [n]
+    heads = conjuncts + offsets[conjuncts].astype("int64")  # [n]
+    for conjunct, head in zip(conjuncts.tolist(), heads.tolist()):
+        out.setdefault(head, []).append(conjunct)
+    return out
+
+
+def _mention_type(head: Token) -> int:
+    pos = head.pos_
+    if pos == "PRON" or (not pos and head.lower_ in PRONOUN_FORMS):
+        personal = "Prs" in head.morph.get("PronType") or head.lower_ in PRONOUN_FORMS
+        return pf.PERSONAL_PRONOUN if personal else pf.OTHER_PRONOUN
+    if pos == "DET":  # "this", "that", "all" as a noun phrase
+        return pf.OTHER_PRONOUN
+    if pos == "PROPN":
+        return pf.PROPER
+    if pos in ("NOUN", "NUM"):
+        return pf.NOMINAL
+    if pos in ("VERB", "AUX"):
+        return pf.EVENT
+    return pf.OTHER_TYPE
+
+
+def _morphology(head: Token) -> Tuple[int, int, int]:
+    """(person, number, gender) from Token.morph, else from the pronoun's form."""
+    morph = head.morph
+    unknown = (0, 0, 0)
+    form = PRONOUN_FORMS.get(head.lower_, unknown) if head.pos_ in ("PRON", "") else unknown
+    keys = ("Person", "Number", "Gender")
+    values = []
+    for key, table, fallback in zip(keys, (PERSONS, NUMBERS, GENDERS), form):
+        found = [table[value] for value in morph.get(key) if value in table]
+        values.append(found[0] if found else fallback)
+    return values[0], values[1], values[2]
+
+
+def _entity(head: Token) -> int:
+    label = head.ent_type_
+    return ENTITY_IDS.get(label, OTHER_ENTITY) if label else 0

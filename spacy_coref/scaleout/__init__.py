@@ -1,0 +1,11 @@
+"""Scale-out of `spacy-coref resolve` on Ray Data (the optional extra `spacy-coref[ray]`).
+
+- `records`: reading one input line or record on a worker, error records, input files (no Ray).
+- `units`: work units (a batch of lines or parquet rows) that the workers read themselves.
+- `spacy_coref.ray`: the public API, `resolve_dataset`, and the worker (one Ray actor each).
+- `job`: `spacy-coref resolve --ray`: files, directories, stdin or arguments in, one jsonl
+  file in input order or shards out.
+- `benchmark`: words/s of 1..N workers on one machine (`scripts/ray_benchmark.py`).
+
+The guide with the cluster commands and measured figures is docs/scale_out.md.
+"""
