@@ -19,6 +19,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_slow)
 
 
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """One torch thread for a test module. On a busy 2-core machine torch's second intra-op
+    thread waits for a time slice in every layer (0.5 s instead of 0.02 s for a one-sentence
+    doc), and each Ray worker runs with one thread too. Outputs are the same with any number of
+    threads, up to float32 rounding."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """`../shared/data` beside the repository (CI has it there)."""

@@ -26,7 +26,6 @@ if importlib.util.find_spec("ray") is None:
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import ray  # noqa: E402
-import torch  # noqa: E402
 
 from spacy_coref.ray import CorefActor, column_texts, resolve_dataset  # noqa: E402
 from spacy_coref.resolver import load_resolver, resolve_records  # noqa: E402
@@ -85,14 +84,8 @@ def assert_same_records(found: List[Dict[str, Any]], expected: List[Dict[str, An
         assert scores == pytest.approx([s["score"] for s in b.get("scores", [])], abs=1e-4)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """The serial runs here use one torch thread, as each worker does: on 2 shared cores, more
-    threads than free cores make torch many times slower."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+# the serial runs here use one torch thread, as each worker does
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """From antecedent scores to clusters, and the training signal for them. Pure numpy over one doc's
-`CorefScores`; no Python loop over mentions in the prediction path."""
+`CorefScores`; no Python loop over mentions in the prediction path, except over the mentions of
+the clusters that the agreement constraint repairs."""
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import numpy
@@ -23,15 +24,19 @@ def predict_clusters(scores: CorefScores, null_score: float = 0.0) -> ClusterOff
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores)  # [M, 1 + K] (a copy: the null column changes)
-    n = pair_scores.shape[0]
-    if n == 0 or pair_scores.shape[1] == 1:
+    if pair_scores.shape[0] == 0 or pair_scores.shape[1] == 1:
         return []
     pair_scores[:, NULL_COLUMN] = null_score
+    return clusters_from_links(scores, _best_links(pair_scores, scores.antecedents))
+
+
+def _best_links(pair_scores: numpy.ndarray, antecedents) -> numpy.ndarray:
+    """[M] each mention's best antecedent by `pair_scores` ([M, 1 + K], the null column set),
+    its own index where the null antecedent wins."""
     best = pair_scores.argmax(axis=1)  # [M]
-    linked = best != NULL_COLUMN  # [M]
-    rows = numpy.arange(n)
-    antecedent = numpy.asarray(scores.antecedents)[rows, numpy.maximum(best - 1, 0)]  # [M]
-    return clusters_from_links(scores, numpy.where(linked, antecedent, rows))
+    rows = numpy.arange(pair_scores.shape[0])
+    antecedent = numpy.asarray(antecedents)[rows, numpy.maximum(best - 1, 0)]  # [M]
+    return numpy.where(best != NULL_COLUMN, antecedent, rows)
 
 
 def constrained_clusters(
@@ -59,8 +64,7 @@ def constrained_clusters(
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
-    n = pair_scores.shape[0]
-    if n == 0 or pair_scores.shape[1] == 1:
+    if pair_scores.shape[0] == 0 or pair_scores.shape[1] == 1:
         return []
     candidate = valid_antecedents(scores)  # [M, K]
     pair = pair_scores[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K] (a view)
@@ -71,9 +75,7 @@ def constrained_clusters(
         pair[required & candidate] += float(numpy.abs(pair[candidate]).max()) * 2 + 1
     pair_scores[:, NULL_COLUMN] = null_score
     antecedents = numpy.asarray(scores.antecedents)  # [M, K]
-    best = pair_scores.argmax(axis=1)  # [M]
-    rows = numpy.arange(n)
-    links = numpy.where(best != NULL_COLUMN, antecedents[rows, numpy.maximum(best - 1, 0)], rows)
+    links = _best_links(pair_scores, antecedents)  # [M]
     if classes is not None and conflicts is not None:
         links = _agree(pair_scores, antecedents, links, classes, conflicts, null_score)
     return clusters_from_links(scores, links)
@@ -101,20 +103,15 @@ def _agree(
     leaving: List[int] = []
     for r in bad_roots:
         members = numpy.flatnonzero(root == r)  # [n] in document order
-        kept_flags = _majority(classes[members], conflicts)
-        for m in members[(classes[members] > 0) & (classes[members] & kept_flags == 0)].tolist():
-            leaving.append(m)
-    # The mentions that stay keep their cluster: whoever linked to a leaving mention now links
-    # to the previous mention of its cluster that stays (or to none).
-    leaving_set = set(leaving)
-    for r in bad_roots:
-        previous = -1
-        for m in numpy.flatnonzero(root == r).tolist():
-            if m in leaving_set:
-                links[m] = m
-                continue
-            links[m] = previous if previous >= 0 else m
-            previous = m
+        member_classes = classes[members]  # [n]
+        kept_flags = _majority(member_classes, conflicts)
+        leaves = (member_classes > 0) & (member_classes & kept_flags == 0)  # [n]
+        leaving.extend(members[leaves].tolist())
+        # the leaving mentions stand alone; those that stay are chained in document order, so
+        # that whoever linked to a leaving mention keeps its cluster
+        links[members[leaves]] = members[leaves]
+        staying = members[~leaves]
+        links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
 
 

@@ -11,16 +11,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """On a busy 2-core machine torch's second intra-op thread waits for a time slice in every
-    layer (0.5 s instead of 0.02 s for a one-sentence doc); one thread keeps these tests fast.
-    The outputs are the same with any number of threads."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
+def single_torch_thread(one_torch_thread):
+    """Every hardening module runs with one torch thread (tests/conftest.py says why)."""
     yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="session")

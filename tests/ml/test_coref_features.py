@@ -26,13 +26,7 @@ from spacy_coref.pipeline.cluster import CorefCluster
 DEFAULT_HEAD = Path(spacy_coref.__file__).parent / "default_model" / "coref_cluster" / "model"
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    # tiny tensors: a second thread only adds waiting on a shared machine
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tiny tensors: one thread is faster
 
 
 # fmt: off
