@@ -5,8 +5,11 @@ CE001-CE049 data formats and conversion, CE050-CE069 scoring, CE070-CE099 mentio
 CE100-CE149 the clustering model and pipe, CE150-CE199 CLI, training and packaging, CE200-CE219
 the resolve CLI and rendering, CE220-CE239 reliability, CE240-CE259 inference, batching and
 benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workflows, CE300-CE319
-the behaviour suite, CE320-CE339 scale-out on Ray (`spacy_coref.ray`, `resolve --ray`). Warnings
-(CW) use the same ranges.
+the behaviour suite, CE320-CE339 scale-out on Ray (`spacy_coref.ray`, `resolve --ray`),
+CE340-CE349 training data augmentation (`spacy_coref.training.augmentation`),
+CE350-CE359 the model card and licenses (`spacy_coref.model_card`, `spacy-coref model-card`),
+CE360-CE369 resumable training (`spacy_coref.training.resumable`, `spacy-coref train`).
+Warnings (CW) use the same ranges.
 """
 import warnings
 
@@ -65,6 +68,15 @@ class Warnings(metaclass=ErrorsWithCodes):
     # project workflows, evaluation and packaging (CW280-CW299)
     CW280 = ("{n} JSON file(s) in {path} are not evaluation metrics (no \"conll\" or \"gap\" "
              "field) and are left out of the table: {names}.")
+    # resumable training (CW360-CW369)
+    CW360 = ("The learning-rate schedule gives {found} after step {step}, but the checkpoint was "
+             "written at {saved}: a setting it depends on changed (e.g. training.max_steps, "
+             "interpolated into total_steps). Training goes on with the new schedule.")
+    CW361 = ("Going on from the checkpoint with a changed config (--force): {changes}.")
+    # precision settings of the components, resolve and the benchmark (CW380-CW389)
+    CW380 = ("Component '{name}' has precision = \"{precision}\", but its model reads no "
+             "transformer (neither its own nor an upstream one through a TransformerListener), "
+             "so the setting changes nothing. Set precision = null. (Shown once per component.)")
 
 
 class Errors(metaclass=ErrorsWithCodes):
@@ -327,4 +339,45 @@ class Errors(metaclass=ErrorsWithCodes):
     CE333 = "Cannot start or join Ray (address {address}): {error}"
     CE334 = ("The input file {path} changed while it was being resolved: it gave {found}. "
              "Resolve a copy that stays as it is.")
+    # training data augmentation (CE340-CE349)
+    CE340 = ("Unknown augmentation '{name}' for the corpus reader. Expected one of {names} (set "
+             "`augment` of spacy_coref.CoNLLCorpus.v2 to a list of them).")
+    # model card and licenses (CE350-CE359)
+    CE350 = ("{path}: no metrics file for {split}. Expected the file that `spacy-coref evaluate "
+             "... --output {path}` writes (the project's `evaluate` command); evaluate first, or "
+             "leave out the metrics option to write the card without performance figures.")
+    CE351 = ("Expected the model card's name to be a Python identifier (`spacy package` makes it "
+             "a module name) and its version to be non-empty, but found name '{name}' and "
+             "version '{version}'.")
+    CE352 = ("{path}: expected the scores of {split} (the '{field}' field that `spacy-coref "
+             "evaluate --output` writes), but found none: the file holds metrics of '{data}'.")
+    CE353 = ("No license is known for the texts of the GUM genre(s) {genres}: expected genres of "
+             "spacy_coref.training.corpus.GUM_GENRE_LICENSES ({known}).")
+    CE354 = ("{path}: no meta.json. Expected a spaCy pipeline directory (`spacy train`, "
+             "`spacy-coref export-default`).")
+    CE355 = "{path}: not a readable meta.json ({error}). Expected a JSON object."
+    # resumable training (CE360-CE369)
+    CE360 = ("--resume, but no checkpoint in {path}: expected a directory 'step-NNNNNNNN' written "
+             "by `spacy-coref train --checkpoints {path}`. Leave out --resume to start a new run.")
+    CE361 = ("The checkpoint was written with another config ({path}): {changes}. A resumed run "
+             "may change only {allowed}. Go on with the checkpoint's config, or pass --force to "
+             "go on with this one.")
+    CE362 = ("{path} holds a checkpoint of an earlier run: pass --resume to go on from it, or "
+             "another (empty) --checkpoints directory to start a new run.")
+    CE363 = ("The checkpoint's optimizer state is for a parameter that this pipeline does not "
+             "have or has in another size ({key}): expected the pipeline that the checkpoint's "
+             "config builds.")
+    CE364 = ("The optimizer holds state for a parameter outside the models of the pipeline's "
+             "components (model or shim id and name {key}; components {names}), so it has no "
+             "name that another process can find it by.")
+    # encoder precision and frozen layers (CE370-CE379)
+    CE370 = "Expected the precision to be one of {options}, but found '{value}'."
+    CE371 = ("frozen_layers needs an encoder with BERT's layout (embeddings, encoder.layer: BERT, "
+             "RoBERTa, XLM-R, MiniLM, ELECTRA), but found {model}. Set frozen_layers = 0.")
+    CE372 = ("Expected frozen_layers to be between 0 and {n_layers} layers, but found {value}.")
+    CE373 = ("Expected max_wordpieces of spacy_coref.wordpiece_windows.v1 to be at least "
+             "{minimum}, but found {value}.")
+    CE374 = ("spacy_coref.wordpiece_windows.v1 counts wordpieces with the encoder's tokenizer, "
+             "which only spacy_coref.SegmentTransformerModel hands over: use it as the "
+             "get_spans of that architecture.")
 # fmt: on

@@ -84,6 +84,7 @@ def resolve_dataset(
     num_cpus_per_worker: int = 1,
     max_restarts: int = 3,
     max_task_retries: int = 3,
+    precision: Optional[str] = None,
 ) -> "ray.data.Dataset":
     """Resolve coreference in every row of a Ray Dataset.
 
@@ -98,6 +99,7 @@ def resolve_dataset(
     num_cpus_per_worker (int): CPUs that Ray reserves per worker: its torch threads.
     max_restarts (int): How often Ray restarts a worker that died (-1: always).
     max_task_retries (int): How often a batch of a dead worker is run again (-1: always).
+    precision (Optional[str]): The encoder's precision (see `spacy-coref resolve`).
     RETURNS (ray.data.Dataset): The input columns (without ones named "clusters",
         "resolved", "scores" or "error") and "clusters", "resolved", ["scores"], "error".
     """
@@ -114,6 +116,7 @@ def resolve_dataset(
         num_cpus_per_worker=num_cpus_per_worker,
         max_restarts=max_restarts,
         max_task_retries=max_task_retries,
+        precision=precision,
     )
 
 
@@ -132,6 +135,7 @@ def map_workers(
     max_restarts: int,
     max_task_retries: int,
     worker: Optional[type] = None,
+    precision: Optional[str] = None,
 ) -> "ray.data.Dataset":
     """`map_batches` with a pool of `CorefActor`s (`resolve_dataset`; `mode` holds the
     `CorefActor` arguments that choose column or line mode, and `rows_per_call` None gives a
@@ -144,6 +148,7 @@ def map_workers(
         if value < 1:
             raise ValueError(Errors.CE330.format(option=option, value=value))
     settings = dict(model=model, base=base, scheme=scheme, scores=scores, batch_size=batch_size)
+    settings.update(precision=precision)
     with warnings.catch_warnings():
         # Ray 2.60 takes the actor options max_restarts and max_task_retries as `ray_remote_args`
         # only, which it deprecates (without a replacement yet): keep them, hide the warning
@@ -181,9 +186,12 @@ class CorefActor:
         threads: int,
         text_column: str = "text",
         input_format: Optional[str] = None,
+        precision: Optional[str] = None,
     ) -> None:
         torch.set_num_threads(threads)
-        self.nlp = load_resolver(model, base=base, scores=scores, scheme=scheme)
+        self.nlp = load_resolver(
+            model, base=base, scores=scores, scheme=scheme, precision=precision
+        )
         self.scores = scores
         self.batch_size = batch_size
         self.text_column = text_column

@@ -15,6 +15,7 @@ from spacy.tokens import Doc, Span
 
 from .annotations import cluster_number
 from .errors import DataFormatError, Errors
+from .ml.precision import check_precision
 from .pipeline.cluster import CorefCluster
 from .pipeline.coref import CorefStack
 from .training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
@@ -30,6 +31,7 @@ def load_resolver(
     base: str = BASE_PIPELINE,
     scores: bool = False,
     scheme: Optional[str] = None,
+    precision: Optional[str] = None,
 ) -> Language:
     """Load a pipeline that parses and resolves coreference (see `load_coref_nlp`).
 
@@ -38,8 +40,12 @@ def load_resolver(
     scores (bool): Make the coreference components store their pair scores.
     scheme (Optional[str]): The annotation scheme for every `coref_cluster` to follow; None:
         their own setting.
+    precision (Optional[str]): The precision of the encoder every coreference component reads
+        ("fp32", "bf16", "auto"); None: their own setting. An unknown one raises CE370.
     RETURNS (Language): The pipeline.
     """
+    if precision is not None:  # a wrong name fails before the model loads
+        check_precision(precision)
     nlp = load_coref_nlp(_model_location(model), base=base)
     coref_pipes = [pipe for _, pipe in nlp.pipeline if isinstance(pipe, (CorefStack, CorefCluster))]
     if not coref_pipes:
@@ -48,6 +54,8 @@ def load_resolver(
         raise ValueError(Errors.CE209.format(factories=factories, model=model, names=names))
     for pipe in coref_pipes:
         _prepare(pipe, scores=scores)
+        if precision is not None:
+            pipe.use_precision(precision)
     if scheme is not None:  # one the model does not know fails here, before any output
         follow_scheme(nlp, scheme)
     return nlp

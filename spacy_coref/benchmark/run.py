@@ -1,4 +1,5 @@
-"""Run the whole benchmark: every system in its own fresh process on the same documents."""
+"""Run the whole benchmark: every system in its own fresh process on the same documents, the
+encoder rows and coref once per precision."""
 import datetime
 import os
 import platform
@@ -6,14 +7,17 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import srsly
 
 from ..errors import Errors, Warnings
+from ..ml.precision import BF16, FP32
 from .docset import build_docset, long_document, write_docset
 
 RUNNER = Path(__file__).with_name("fastcoref_runner.py")
+# per precision: (a) the floor, (a') the encoder over the pipeline's windows, (b) coref
+PRECISION_SYSTEMS = ("encoder", "encoder_windows", "coref")
 
 
 def machine() -> Dict[str, Any]:
@@ -41,6 +45,8 @@ def _worker(system: str, source: Path, out: Path, batch_size: int, **extra: Any)
            "--batch-size", str(batch_size)]
     if extra.get("docbin"):
         cmd += ["--docbin", str(extra["docbin"])]
+    if extra.get("precision"):
+        cmd += ["--precision", extra["precision"]]
     subprocess.run(cmd, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     return srsly.read_json(out)
 
@@ -61,10 +67,11 @@ def run_fastcoref(python: Path, docs_path: Path, out: Path) -> Dict:
 
 def run_benchmark(
     data_dir: Path, workdir: Path, *, n_docs: int = 300, seed: int = 0, batch_size: int = 32,
-    fastcoref_python: Optional[Path] = None,
+    fastcoref_python: Optional[Path] = None, precisions: Sequence[str] = (FP32,),
 ) -> Dict[str, Any]:
-    """Build (or reuse) the document set in workdir and measure parse, (a) encoder, (b) coref,
-    (c) fastcoref, each in a fresh process.
+    """Build (or reuse) the document set in workdir and measure parse, then per precision (a) the
+    encoder floor, (a') the encoder over the pipeline's windows and (b) coref, then (c) fastcoref
+    (float32), each in a fresh process.
 
     data_dir (Path): the unlabeled prose directory.
     workdir (Path): where the document set, parsed docs and per-system results go.
@@ -72,18 +79,28 @@ def run_benchmark(
     seed (int): the set's seed.
     batch_size (int): documents per batch for parse, encoder and coref.
     fastcoref_python (Optional[Path]): python of the environment with fastcoref; None: skip (c).
-    RETURNS (Dict[str, Any]): the results, ratios and machine.
+    precisions (Sequence[str]): the encoder precisions of (a), (a') and (b).
+    RETURNS (Dict[str, Any]): "machine", "docs_file", "precisions", "parse", "runs" (per
+        precision: "encoder" (a), "encoder_windows" (a'), "coref" (b)), "fastcoref" and
+        "ratios".
     """
     workdir.mkdir(parents=True, exist_ok=True)
     docs_path = workdir / f"docs-{n_docs}-seed{seed}.jsonl"
     if not docs_path.exists():
         write_docset(build_docset(data_dir, n_docs, seed=seed), docs_path)
     parsed = workdir / f"docs-{n_docs}-seed{seed}.spacy"
-    results: Dict[str, Any] = {"machine": machine(), "docs_file": str(docs_path)}
+    results: Dict[str, Any] = {"machine": machine(), "docs_file": str(docs_path),
+                               "precisions": list(precisions)}
     results["parse"] = _worker("parse", docs_path, workdir / "parse.json", batch_size,
                                docbin=parsed)
-    results["encoder"] = _worker("encoder", parsed, workdir / "encoder.json", batch_size)
-    results["coref"] = _worker("coref", parsed, workdir / "coref.json", batch_size)
+    results["runs"] = {
+        precision: {
+            system: _worker(system, parsed, workdir / f"{system}-{precision}.json", batch_size,
+                            precision=precision)
+            for system in PRECISION_SYSTEMS
+        }
+        for precision in precisions
+    }
     if fastcoref_python is None:
         warnings.warn(Warnings.CW240)
     else:
@@ -93,21 +110,38 @@ def run_benchmark(
     return results
 
 
-def ratios(results: Dict[str, Any]) -> Dict[str, float]:
-    """Speed ratios in words/s: coref over encoder (target >= 0.8), coref over fastcoref (>= 1.5),
-    and coref with its parse over fastcoref (which only tokenizes)."""
-    coref = results["coref"]["words_per_s"]
-    out = {"coref_over_encoder": coref / results["encoder"]["words_per_s"]}
-    if "fastcoref" in results:
-        fast = results["fastcoref"]["words_per_s"]
-        out["coref_over_fastcoref"] = coref / fast
-        with_parse = 1.0 / (1.0 / coref + 1.0 / results["parse"]["words_per_s"])
-        out["coref_with_parse_over_fastcoref"] = with_parse / fast
+def ratios(results: Dict[str, Any]) -> Dict[str, Any]:
+    """Speed ratios in words/s, per precision: coref over the encoder floor (b)/(a) (target >=
+    0.8), coref over the encoder on the pipeline's windows (b)/(a'), coref over fastcoref (>=
+    1.5), and coref with its parse over fastcoref (which only tokenizes). With a float32 and a
+    bfloat16 run: "coref_bf16_over_encoder_fp32", (b) in bf16 over the float32 floor.
+
+    results (Dict[str, Any]): as run_benchmark gives them, without "ratios".
+    RETURNS (Dict[str, Any]): {precision: {name: ratio}}, and the cross-precision ratio.
+    """
+    out: Dict[str, Any] = {}
+    for precision, run in results["runs"].items():
+        coref = run["coref"]["words_per_s"]
+        row = {"coref_over_encoder": coref / run["encoder"]["words_per_s"],
+               "coref_over_encoder_windows": coref / run["encoder_windows"]["words_per_s"]}
+        if "fastcoref" in results:
+            fast = results["fastcoref"]["words_per_s"]
+            row["coref_over_fastcoref"] = coref / fast
+            with_parse = 1.0 / (1.0 / coref + 1.0 / results["parse"]["words_per_s"])
+            row["coref_with_parse_over_fastcoref"] = with_parse / fast
+        out[precision] = row
+    # by what each run computed in: "auto" is one of the two
+    resolved = {run["coref"]["precision_resolved"]: run for run in results["runs"].values()}
+    if FP32 in resolved and BF16 in resolved:
+        out["coref_bf16_over_encoder_fp32"] = (
+            resolved[BF16]["coref"]["words_per_s"] / resolved[FP32]["encoder"]["words_per_s"]
+        )
     return out
 
 
 def run_long(
-    data_dir: Path, workdir: Path, lengths: List[int], *, batch_size: int = 32
+    data_dir: Path, workdir: Path, lengths: List[int], *, batch_size: int = 32,
+    precisions: Sequence[str] = (FP32,),
 ) -> Dict[str, Any]:
     """Parse and resolve one document per length (words), each in a fresh process: time and peak
     resident memory above the loaded pipeline, and seconds per 1,000 words (flat = linear).
@@ -116,7 +150,8 @@ def run_long(
     workdir (Path): where the documents and results go.
     lengths (List[int]): document lengths in words.
     batch_size (int): documents per batch (one document here).
-    RETURNS (Dict[str, Any]): per length: parse and coref results.
+    precisions (Sequence[str]): the encoder precisions coref runs at (one row each).
+    RETURNS (Dict[str, Any]): per length and precision: parse and coref results.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -127,7 +162,9 @@ def run_long(
         parsed = workdir / f"long-{n_words}.spacy"
         parse = _worker("parse", docs_path, workdir / f"long-{n_words}-parse.json", batch_size,
                         docbin=parsed)
-        coref = _worker("coref", parsed, workdir / f"long-{n_words}-coref.json", batch_size)
-        rows.append({"words": n_words, "parse": parse, "coref": coref,
-                     "coref_s_per_1k_words": 1000 * coref["seconds"] / n_words})
+        for precision in precisions:
+            coref = _worker("coref", parsed, workdir / f"long-{n_words}-coref-{precision}.json",
+                            batch_size, precision=precision)
+            rows.append({"words": n_words, "precision": precision, "parse": parse,
+                         "coref": coref, "coref_s_per_1k_words": 1000 * coref["seconds"] / n_words})
     return {"machine": machine(), "long": rows}

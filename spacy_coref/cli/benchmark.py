@@ -1,8 +1,9 @@
 """`spacy-coref benchmark`: words/s, docs/s and peak memory of the bare encoder, the coref
-pipeline and fastcoref on one fixed document set; `--long` for long-document scaling."""
+pipeline and fastcoref on one fixed document set, at one or more encoder precisions; `--long`
+for long-document scaling."""
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import srsly
 import typer
@@ -10,12 +11,17 @@ from wasabi import msg
 
 from ..benchmark.run import run_benchmark, run_long
 from ..errors import Errors
+from ..ml.precision import FP32, PRECISIONS
 from ._app import app, fail_one_line
 
-ROWS = (("parse", "parse (host pipeline, reported apart)"),
-        ("encoder", "(a) bare encoder forward"),
-        ("coref", "(b) coref on parsed docs"),
-        ("fastcoref", "(c) fastcoref FCoref"))
+# per precision
+RUN_ROWS = (("encoder", "(a) encoder once over each doc, 512-wordpiece windows"),
+            ("encoder_windows", "(a') encoder over the pipeline's own windows"),
+            ("coref", "(b) coref on parsed docs"))
+RATIOS = (("coref_over_encoder", "(b)/(a)"),
+          ("coref_over_encoder_windows", "(b)/(a')"),
+          ("coref_over_fastcoref", "(b)/(c)"),
+          ("coref_with_parse_over_fastcoref", "(parse + b)/(c)"))
 
 
 # fmt: off
@@ -29,19 +35,23 @@ def benchmark_cli(
     batch_size: int = typer.Option(32, "--batch-size", help="Documents per batch"),
     fastcoref_python: Optional[str] = typer.Option(None, "--fastcoref-python", help="python of the fastcoref environment; without it (or empty) (c) is skipped"),
     long: Optional[str] = typer.Option(None, "--long", help="Instead: one document per length in words, e.g. 10000,30000,100000"),
+    precision: str = typer.Option(FP32, "--precision", help="Encoder precision of (a), (a') and (b): fp32, bf16 or auto, or several separated by commas (e.g. fp32,bf16: rows for each, and (b) bf16 / (a) fp32). fastcoref runs in fp32"),
 ) -> None:
     # fmt: on
     """Measure the bare encoder, the coref pipeline and fastcoref on the same documents, each in
     a fresh process; or, with --long, time and memory on single long documents."""
+    precisions = parse_precisions(precision)
     if long is not None:
-        results = run_long(data_dir, workdir, parse_lengths(long), batch_size=batch_size)
+        results = run_long(data_dir, workdir, parse_lengths(long), batch_size=batch_size,
+                           precisions=precisions)
         print_long(results)
     else:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             results = run_benchmark(data_dir, workdir, n_docs=n_docs, seed=seed,
                                     batch_size=batch_size,
-                                    fastcoref_python=optional_path(fastcoref_python))
+                                    fastcoref_python=optional_path(fastcoref_python),
+                                    precisions=precisions)
         for warning in caught:
             msg.warn(str(warning.message))
         print_table(results)
@@ -63,25 +73,53 @@ def parse_lengths(value: str) -> List[int]:
     return [int(part) for part in parts]
 
 
+def parse_precisions(value: str) -> List[str]:
+    """'fp32,bf16' -> ["fp32", "bf16"] (repeats dropped); a clear error otherwise."""
+    parts = list(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    bad = [part for part in parts if part not in PRECISIONS]
+    if not parts or bad:
+        found = bad[0] if bad else value
+        fail_one_line(Errors.CE370.format(value=found, options=", ".join(PRECISIONS)))
+    return parts
+
+
+def _row(label: str, r: Dict[str, Any]) -> Tuple[str, ...]:
+    return (label, f"{r['words_per_s']:,.0f}", f"{r['docs_per_s']:.2f}",
+            f"{r['peak_rss_mb']:,.0f}", f"{r['peak_above_loaded_mb']:,.0f}")
+
+
 def print_table(results: Dict[str, Any]) -> None:
-    rows = []
-    for key, label in ROWS:
-        if key in results:
-            r = results[key]
-            rows.append((label, f"{r['words_per_s']:,.0f}", f"{r['docs_per_s']:.2f}",
-                         f"{r['peak_rss_mb']:,.0f}", f"{r['peak_above_loaded_mb']:,.0f}"))
+    rows = [_row("parse (host pipeline, reported apart)", results["parse"])]
+    for precision, run in results["runs"].items():
+        for key, label in RUN_ROWS:
+            resolved = run[key]["precision_resolved"]
+            shown = precision if resolved == precision else f"{precision}: {resolved}"
+            rows.append(_row(f"{label} [{shown}]", run[key]))
+    if "fastcoref" in results:
+        rows.append(_row("(c) fastcoref FCoref [fp32]", results["fastcoref"]))
     header = ("system", "words/s", "docs/s", "peak RSS MB", "above loaded MB")
-    msg.table(rows, header=header, aligns=("l", "r", "r", "r", "r"), divider=True)
-    enc = results["encoder"]
-    msg.info(f"padded fraction of tokens: naive {enc['padded_fraction_naive']:.1%}, "
-             f"token-budget sub-batches {enc['padded_fraction_planned']:.1%}")
-    for name, value in results["ratios"].items():
-        msg.info(f"{name}: {value:.2f}")
+    msg.table(rows, header=header, aligns=("l", "r", "r", "r", "r"), divider=True, max_col=80)
+    run = next(iter(results["runs"].values()))
+    floor, windows = run["encoder"], run["encoder_windows"]
+    msg.info(f"wordpieces encoded: (a) {floor['wordpieces']:,} in {floor['windows']:,} windows "
+             f"of up to {floor['max_window']}; (a') {windows['wordpieces']:,} in "
+             f"{windows['segments']:,} segments")
+    msg.info(f"padded fraction of tokens, (a') the pipeline's segments: naive "
+             f"{windows['padded_fraction_naive']:.1%}, token-budget sub-batches "
+             f"{windows['padded_fraction_planned']:.1%}; (a) the floor's windows "
+             f"{floor['padded_fraction_planned']:.1%}")
+    for precision in results["runs"]:
+        ratios = results["ratios"][precision]
+        shown = ", ".join(f"{label} {ratios[key]:.3f}" for key, label in RATIOS if key in ratios)
+        msg.info(f"[{precision}] {shown}")
+    if "coref_bf16_over_encoder_fp32" in results["ratios"]:
+        msg.info(f"(b) bf16 / (a) fp32: {results['ratios']['coref_bf16_over_encoder_fp32']:.3f}")
 
 
 def print_long(results: Dict[str, Any]) -> None:
-    rows = [(f"{row['words']:,}", f"{row['parse']['seconds']:.1f}",
+    rows = [(f"{row['words']:,}", row.get("precision", FP32), f"{row['parse']['seconds']:.1f}",
              f"{row['coref']['seconds']:.1f}", f"{row['coref_s_per_1k_words']:.3f}",
              f"{row['coref']['peak_above_loaded_mb']:,.0f}") for row in results["long"]]
-    header = ("words", "parse s", "coref s", "coref s / 1k words", "coref peak above loaded MB")
-    msg.table(rows, header=header, aligns=("r", "r", "r", "r", "r"), divider=True)
+    header = ("words", "precision", "parse s", "coref s", "coref s / 1k words",
+              "coref peak above loaded MB")
+    msg.table(rows, header=header, aligns=("r", "l", "r", "r", "r", "r"), divider=True)

@@ -1,5 +1,8 @@
 """`spacy-coref evaluate`: CoNLL and GAP metrics of a coreference pipeline on gold data."""
 import json
+import os
+import platform
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, Optional
 
@@ -59,6 +62,9 @@ def evaluate_cli(
     result.update(
         {"model": model, "data": str(data), "scheme": scheme, "constraints": constraints}
     )
+    # when and where: the model card (`spacy-coref model-card`) reports them with the scores
+    result.update({"date": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+    result.update({"machine": machine_description()})
     show_conll(result["conll"], "kept" if keep_singletons else "removed")
     if keep_singletons and result["conll_without_singletons"]:
         show_conll(result["conll_without_singletons"], "removed")
@@ -83,6 +89,15 @@ def evaluate_cli(
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
         msg.good(f"Saved {output}")
+
+
+def machine_description() -> str:
+    """The machine a run is on: OS, architecture, processor and CPU cores (no host name).
+
+    RETURNS (str): e.g. "Linux-6.8.0-x86_64-with-glibc2.39, x86_64, 2 CPU cores".
+    """
+    processor = platform.processor() or platform.machine()
+    return f"{platform.platform()}, {processor}, {os.cpu_count()} CPU cores"
 
 
 def show_conll(scores: Optional[Dict[str, Any]], singletons: str) -> None:

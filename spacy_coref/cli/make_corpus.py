@@ -15,7 +15,7 @@ def make_corpus_cli(
     # fmt: off
     data_dir: Path = typer.Argument(..., help="Data directory with litbank/, gum/ and gap/", exists=True, file_okay=False),
     output_dir: Path = typer.Argument(..., help="Output directory for the .spacy files"),
-    genres: Optional[List[str]] = typer.Option(None, "--genre", help="GUM genre to train on (repeatable); default: the CC BY genres"),
+    genres: Optional[List[str]] = typer.Option(None, "--genre", help="GUM genre to train on (repeatable); default: the genres whose texts allow commercial use (academic, bio, court, interview, news, speech, textbook, vlog, voyage)"),
     # fmt: on
 ) -> None:
     """Convert LitBank, GUM and GAP to train/, dev/ and gap-dev/ .spacy files."""

@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 from tqdm import tqdm
 
 from ..errors import DataFormatError, Errors, Warnings
+from ..ml.precision import PRECISIONS
 from ..render import render_doc, wrap_page
 
 # the record building lives in the library, shared with the Ray workers of spacy_coref.ray
@@ -81,6 +82,7 @@ def resolve_cli(
     output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters; with --ray -o DIR: jsonl or parquet shards"),
     batch_size: int = typer.Option(16, "--batch-size", "-b", help="Documents per batch", min=1),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (e.g. ontonotes: every referring noun phrase; litbank: people, places, organisations and vehicles). The shipped default tells none apart"),
+    precision: Optional[str] = typer.Option(None, "--precision", help="Numeric precision of the encoder: fp32, bf16 (about 2.8x faster on CPUs with native bf16; CoNLL F1 within 0.1 for the shipped default) or auto (bf16 where the CPU or GPU computes it natively). Default: the model's own setting"),
     use_ray: bool = typer.Option(False, "--ray", help="Resolve on Ray Data workers (pip install 'spacy-coref\\[ray]'); --input may be a directory of jsonl or parquet files; a bad record gives an error record; -o DIR (an existing directory or a path without a suffix) writes shards"),
     address: Optional[str] = typer.Option(None, "--address", help="With --ray: join the Ray cluster at this address (e.g. 10.0.0.1:6379, or auto); default: start a local Ray"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="With --ray: workers, each loading the pipeline once (default: one per --cpus-per-worker CPUs of the cluster)", min=1),
@@ -90,8 +92,11 @@ def resolve_cli(
 ) -> None:
     """Resolve coreference in raw text: clusters with character offsets, the resolved text and
     optional pair scores as jsonlines, or `--format html` for a view of the clusters."""
+    if precision is not None and precision not in PRECISIONS:  # before reading any input
+        fail_one_line(Errors.CE370.format(value=precision, options=", ".join(PRECISIONS)))
     if use_ray:
         settings: Dict[str, Any] = dict(model=model, base=base, scheme=scheme, scores=scores)
+        settings.update(precision=precision)
         settings.update(batch_size=batch_size, workers=workers, address=address)
         settings.update(cpus_per_worker=cpus_per_worker, shard_size=shard_size)
         _resolve_on_ray(texts, input_path, input_format, output, output_format, settings)
@@ -125,7 +130,7 @@ def resolve_cli(
         with _output_errors(output):
             output.parent.mkdir(parents=True, exist_ok=True)
     try:
-        nlp = load_resolver(model, base=base, scores=scores, scheme=scheme)
+        nlp = load_resolver(model, base=base, scores=scores, scheme=scheme, precision=precision)
     except (OSError, ValueError) as e:
         fail_one_line(Errors.CE207.format(model=model, base=base, error=e))
     # opened (and emptied) only now: a model that fails to load leaves an existing file as it was
@@ -259,7 +264,8 @@ def _resolve_on_ray(
     # one CPU per worker: no tokenizer threads (also quiets their warning when Ray forks)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:  # in this process first: a model that does not load fails before Ray starts
-        load_resolver(settings["model"], base=settings["base"], scheme=settings["scheme"])
+        load_resolver(settings["model"], base=settings["base"], scheme=settings["scheme"],
+                      precision=settings["precision"])
     except (OSError, ValueError) as e:
         fail_one_line(Errors.CE207.format(model=settings["model"], base=settings["base"], error=e))
     options = JobOptions(output_format=output_format.value, **settings)

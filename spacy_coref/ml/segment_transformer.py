@@ -18,12 +18,15 @@ from spacy.util import registry
 from spacy_transformers.align import get_alignment, get_alignment_via_offset_mapping
 from spacy_transformers.data_classes import FullTransformerBatch, WordpieceBatch
 from spacy_transformers.layers.transformer_model import TransformerModel, huggingface_tokenize
+from spacy_transformers.layers.transformer_model import init as transformer_init
 from spacy_transformers.truncate import truncate_oversize_splits
 from thinc.api import Model
 from transformers.modeling_outputs import BaseModelOutput
 from transformers.utils import ModelOutput
 
 from ..errors import Errors
+from .frozen_layers import check_frozen_layers, encode_partly_frozen
+from .precision import FP32, autocast, check_precision
 from .segment_batching import plan_sub_batches
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
@@ -70,6 +73,47 @@ def build_segment_transformer(
     )
 
 
+@registry.architectures("spacy_coref.SegmentTransformerModel.v2")
+def build_segment_transformer_v2(
+    name: str,
+    get_spans: Callable,
+    tokenizer_config: Dict[str, Any] = {},  # noqa: B006 (spacy-transformers' signature)
+    transformer_config: Dict[str, Any] = {},  # noqa: B006
+    mixed_precision: bool = False,
+    grad_scaler_config: Dict[str, Any] = {},  # noqa: B006
+    *,
+    max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
+    max_padding: float = DEFAULT_MAX_PADDING,
+    precision: str = FP32,
+    frozen_layers: int = 0,
+) -> Model[List[Doc], FullTransformerBatch]:
+    """SegmentTransformerModel.v1 with a numeric precision and frozen lower layers.
+
+    precision (str): "fp32", "bf16" (autocast: matrix products in bfloat16) or "auto" (bf16
+        where the device computes it natively). Applies to training and prediction.
+    frozen_layers (int): in training, keep the embeddings and the lower K layers fixed and
+        cache their output per segment, so that each step runs only the upper layers.
+    Other arguments: as SegmentTransformerModel.v1.
+    RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
+    """
+    check_precision(precision)
+    if frozen_layers < 0:
+        raise ValueError(Errors.CE372.format(value=frozen_layers, n_layers="the encoder's"))
+    model = build_segment_transformer(
+        name,
+        get_spans,
+        tokenizer_config=tokenizer_config,
+        transformer_config=transformer_config,
+        mixed_precision=mixed_precision,
+        grad_scaler_config=grad_scaler_config,
+        max_tokens_in_batch=max_tokens_in_batch,
+        max_padding=max_padding,
+    )
+    model.attrs["precision"] = precision
+    model.attrs["frozen_layers"] = frozen_layers
+    return model
+
+
 class SegmentTransformerModel(TransformerModel):
     """A TransformerModel (same shim, attrs and serialization, so the transformer pipe and its
     listeners treat it as before) whose forward runs the encoder in sub-batches."""
@@ -85,6 +129,7 @@ class SegmentTransformerModel(TransformerModel):
     ) -> None:
         super().__init__(name, get_spans, **kwargs)
         self._func = forward
+        self.init = init
         self.attrs["max_tokens_in_batch"] = max_tokens_in_batch
         self.attrs["max_padding"] = max_padding
 
@@ -94,16 +139,41 @@ class SegmentTransformerModel(TransformerModel):
         copied = super().copy()
         copied.__class__ = SegmentTransformerModel
         copied._func = forward
+        copied.init = init
         copied.attrs["max_tokens_in_batch"] = self.attrs["max_tokens_in_batch"]
         copied.attrs["max_padding"] = self.attrs["max_padding"]
+        for key in ("precision", "frozen_layers"):
+            if key in self.attrs:
+                copied.attrs[key] = self.attrs[key]
         return copied
+
+
+def init(model: TransformerModel, X: Optional[List[Doc]] = None, Y: Any = None) -> None:
+    """TransformerModel's init, with the tokenizer handed to a span getter that counts
+    wordpieces (it cuts the sample docs once the encoder is loaded)."""
+    get_spans = model.attrs["get_spans"]
+    if not hasattr(get_spans, "set_tokenizer"):
+        return transformer_init(model, X=X, Y=Y)
+
+    def with_tokenizer(docs: List[Doc]) -> List[List[Any]]:
+        get_spans.set_tokenizer(model.tokenizer)
+        return get_spans(docs)
+
+    model.attrs["get_spans"] = with_tokenizer
+    try:
+        return transformer_init(model, X=X, Y=Y)
+    finally:
+        model.attrs["get_spans"] = get_spans
 
 
 def forward(
     model: TransformerModel, docs: List[Doc], is_train: bool
 ) -> Tuple[FullTransformerBatch, Callable]:
     tokenizer = model.tokenizer
-    nested_spans = model.attrs["get_spans"](docs)
+    get_spans = model.attrs["get_spans"]
+    if hasattr(get_spans, "set_tokenizer"):  # windows counted in wordpieces (windows.py)
+        get_spans.set_tokenizer(tokenizer)
+    nested_spans = get_spans(docs)
     flat_spans = [span for doc_spans in nested_spans for span in doc_spans]
     batch_encoding = huggingface_tokenize(tokenizer, [span.text for span in flat_spans])
     wordpieces = WordpieceBatch.from_batch_encoding(batch_encoding)
@@ -115,6 +185,7 @@ def forward(
     model_output, backprop_output = run_sub_batches(
         model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
         max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
+        encode=sub_batch_encoder(model, is_train),
     )
     output = FullTransformerBatch(
         spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
@@ -127,6 +198,28 @@ def forward(
     return output, backprop
 
 
+def sub_batch_encoder(model: TransformerModel, is_train: bool) -> Callable:
+    """The encoder call for one sub-batch under the model's precision and frozen layers."""
+    encoder = model.layers[0]
+    precision = model.attrs.get("precision", FP32)
+    n_frozen = model.attrs.get("frozen_layers", 0)
+    if not encoder.shims:  # not initialized yet: the plain call raises spacy-transformers' error
+        return encoder
+    hf_model = encoder.shims[0]._model
+    device = next(hf_model.parameters()).device
+    if is_train and n_frozen > 0:
+        check_frozen_layers(hf_model, n_frozen)
+        return lambda wordpieces, _is_train: encode_partly_frozen(
+            hf_model, wordpieces, n_frozen, precision
+        )
+
+    def encode(wordpieces: WordpieceBatch, is_train: bool) -> Tuple[ModelOutput, Callable]:
+        with autocast(precision, device):
+            return encoder(wordpieces, is_train)
+
+    return encode
+
+
 def run_sub_batches(
     encoder: Model,
     wordpieces: WordpieceBatch,
@@ -134,6 +227,7 @@ def run_sub_batches(
     is_train: bool,
     *,
     max_padding: float = DEFAULT_MAX_PADDING,
+    encode: Optional[Callable] = None,
 ) -> Tuple[ModelOutput, Callable[[ModelOutput], None]]:
     """Run the HF wrapper on length-sorted sub-batches and scatter the outputs back.
 
@@ -142,9 +236,12 @@ def run_sub_batches(
     max_tokens_in_batch (int): the budget of padded tokens per encoder call.
     is_train (bool): keep the sub-batches' backprop callbacks.
     max_padding (float): the most padding, as a share of a sub-batch's tokens.
+    encode (Optional[Callable]): runs one sub-batch, (wordpieces, is_train) -> (output,
+        backprop); default: the encoder itself.
     RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
         `wordpieces`, and a callback taking the gradient of last_hidden_state.
     """
+    encode = encoder if encode is None else encode
     lengths = numpy.asarray(wordpieces.lengths, dtype="int64")  # [n_segments]
     if lengths.size == 0 or int(lengths.max()) == 0:
         # Nothing to encode: the plain call handles empty batches as spacy-transformers does.
@@ -155,12 +252,13 @@ def run_sub_batches(
     callbacks: List[Tuple[torch.Tensor, int, Callable]] = []
     for rows in plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding):
         width = int(lengths[rows].max())
-        sub_output, sub_backprop = encoder(_take_rows(wordpieces, rows, width), is_train)
+        sub_output, sub_backprop = encode(_take_rows(wordpieces, rows, width), is_train)
         index = torch.as_tensor(rows, device=sub_output.last_hidden_state.device)
         # written into the full output at once, so one sub-batch's output is alive at a time
         _scatter_into(merged, sub_output, index, n_rows, n_cols)
         output_type = type(sub_output)
-        callbacks.append((index, width, sub_backprop))
+        # the gradient goes back in the dtype the encoder produced (bfloat16 under autocast)
+        callbacks.append((index, width, sub_backprop, sub_output.last_hidden_state.dtype))
     model_output = output_type(**merged)
 
     def backprop(d_model_output: ModelOutput) -> None:
@@ -171,9 +269,9 @@ def run_sub_batches(
             d_hidden = d_model_output["last_hidden_state"]
         else:
             d_hidden = next(iter(d_model_output.values()))  # [n_segments, n_cols, hidden]
-        for index, width, sub_backprop in callbacks:
+        for index, width, sub_backprop, dtype in callbacks:
             sub_d = d_hidden[index.to(d_hidden.device), :width]  # [rows, width_sub, hidden]
-            sub_backprop(BaseModelOutput(last_hidden_state=sub_d.contiguous()))
+            sub_backprop(BaseModelOutput(last_hidden_state=sub_d.to(dtype).contiguous()))
 
     return model_output, backprop
 
@@ -203,7 +301,7 @@ def _scatter_into(
             if isinstance(value, torch.Tensor) and value.dim() in (2, 3):
                 if key not in merged:
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
-                merged[key][index, : value.shape[1]] = value
+                merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
             ):
@@ -211,10 +309,12 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
-                    full[index, : part.shape[1]] = part
+                    full[index, : part.shape[1]] = part.to(full.dtype)
 
 
 def _zeros_like_full(sample: torch.Tensor, n_rows: int, n_cols: int) -> torch.Tensor:
+    # float32 even when the encoder ran in bf16: the listeners and the head compute in float32
+    dtype = torch.float32 if sample.is_floating_point() else sample.dtype
     if sample.dim() == 3:
-        return sample.new_zeros((n_rows, n_cols, sample.shape[2]))  # [n_segments, n_cols, h]
-    return sample.new_zeros((n_rows, sample.shape[1]))  # [n_segments, h]
+        return sample.new_zeros((n_rows, n_cols, sample.shape[2]), dtype=dtype)  # [n_seg, cols, h]
+    return sample.new_zeros((n_rows, sample.shape[1]), dtype=dtype)  # [n_segments, h]

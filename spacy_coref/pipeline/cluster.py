@@ -29,6 +29,7 @@ from ..ml.s2e_coref import CorefScores, ensure_head
 from ..types import MentionOffset
 from .clustering import antecedent_loss, mention_loss, pair_score_tuples
 from .constraints import CONSTRAINTS, check_constraints, decode_clusters
+from .encoder_precision import PrecisionSetting
 
 DEFAULT_COREF_CLUSTER_MODEL = """
 [model]
@@ -54,7 +55,7 @@ subword_features = true
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
 # Settings read from the pipeline's config alone, never from the component's saved cfg.
-CONFIG_ONLY = ("scheme", "constraints")
+CONFIG_ONLY = ("scheme", "constraints", "precision")
 
 
 @Language.factory(
@@ -70,6 +71,7 @@ CONFIG_ONLY = ("scheme", "constraints")
         "learn_rate_scale": 1.0,
         "scheme": None,
         "constraints": list(CONSTRAINTS),
+        "precision": None,
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
     default_score_weights={
@@ -92,6 +94,7 @@ def make_coref_cluster(
     learn_rate_scale: float,
     scheme: Optional[str],
     constraints: List[str],
+    precision: Optional[str],
     scorer: Optional[Callable],
 ) -> "CorefCluster":
     """Link the candidate mentions in doc.spans["coref_mentions"] into clusters, written to
@@ -113,6 +116,11 @@ def make_coref_cluster(
         doc's parse: "agreement" (no cluster holds he and she, it and he/she, or they and
         he/she; gendered nouns and plural nouns count too) and "binding" (an object is not
         its own clause's subject; a reflexive is). [] decodes the scores alone.
+    precision (Optional[str]): the numeric precision of the transformer this component reads
+        (the upstream `transformer` its listener listens to, or its own after
+        `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU
+        computes it natively); None: the transformer's own setting. The head computes in
+        float32 either way.
     scorer (Optional[Callable]): the scoring method.
     """
     return CorefCluster(
@@ -126,11 +134,13 @@ def make_coref_cluster(
         learn_rate_scale=learn_rate_scale,
         scheme=scheme,
         constraints=constraints,
+        precision=precision,
         scorer=scorer,
+        nlp=nlp,
     )
 
 
-class CorefCluster(TrainablePipe):
+class CorefCluster(PrecisionSetting, TrainablePipe):
     def __init__(
         self,
         vocab: Vocab,
@@ -144,7 +154,9 @@ class CorefCluster(TrainablePipe):
         learn_rate_scale: float = 1.0,
         scheme: Optional[str] = None,
         constraints: Iterable[str] = CONSTRAINTS,
+        precision: Optional[str] = None,
         scorer: Optional[Callable] = None,
+        nlp: Optional[Language] = None,
     ) -> None:
         install_extensions()
         self.vocab = vocab
@@ -163,6 +175,7 @@ class CorefCluster(TrainablePipe):
         }
         self._sync_scheme()
         self._warned_unaligned = False  # CW100 is shown once per component
+        self._init_precision(precision, nlp)
 
     def predict(self, docs: Iterable[Doc]) -> List[CorefScores]:
         """Score the candidates of each doc. Does not modify the docs."""
@@ -172,6 +185,7 @@ class CorefCluster(TrainablePipe):
         self._check_initialized()
         self._check_candidates(docs)
         self._sync_scheme()
+        self._sync_precision()  # for the next batch: the upstream transformer ran already
         # Empty docs get empty scores without a forward pass: some encoders (spacy-transformers'
         # pooling) fail on a batch of only empty docs.
         nonempty = [i for i, doc in enumerate(docs) if len(doc)]
@@ -278,6 +292,7 @@ class CorefCluster(TrainablePipe):
         sample = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=sample or None)
         self.cfg["nI"] = self.model.get_dim("nI")
+        self._sync_precision(nlp)
 
     def use_scheme(self, scheme: Optional[str]) -> None:
         """Follow this annotation scheme in docs that name none (None: the model's first). For
@@ -352,6 +367,7 @@ class CorefCluster(TrainablePipe):
             "model": load_model,
         }
         util.from_bytes(bytes_data, deserialize, exclude)
+        self._sync_precision()
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
@@ -381,6 +397,7 @@ class CorefCluster(TrainablePipe):
                 raise ValueError(Errors.CE103.format(name=self.name, path=p)) from e
 
         util.from_disk(path, {"cfg": load_cfg, "model": load_model}, exclude)
+        self._sync_precision()
         return self
 
 

@@ -59,6 +59,7 @@ class JobOptions:
     model: str = "default"
     base: str = BASE_PIPELINE
     scheme: Optional[str] = None
+    precision: Optional[str] = None
     scores: bool = False
     batch_size: int = 16
     workers: Optional[int] = None  # None: one per `cpus_per_worker` CPUs of the cluster
@@ -146,6 +147,7 @@ def _resolved(inputs: "Inputs", options: JobOptions, workers: int) -> "ray.data.
         model=options.model,
         base=options.base,
         scheme=options.scheme,
+        precision=options.precision,
         scores=options.scores,
         batch_size=options.batch_size,
         concurrency=workers,

@@ -9,9 +9,29 @@ from spacy.vocab import Vocab
 from ..annotations import get_doc_id, set_scheme
 from ..formats import read_docs, write_docs
 
-# GUM genres whose texts are under plain CC BY (see the data README): the only ones a model
-# for commercial use may be trained on. The others are non-commercial or share-alike.
-GUM_COMMERCIAL_GENRES = ("academic", "court", "interview", "news")
+# The license of the texts of each GUM genre that allows commercial use (the annotations are
+# CC BY 4.0 throughout; see the data README and gum/doc_sources.tsv): academic, court (various
+# CC BY 4.0 sources), interview and news (Wikinews), bio (Wikipedia) and voyage (Wikivoyage),
+# textbook (OpenStax and other open textbooks), vlog (YouTube videos under Creative Commons) and
+# speech (public speeches, mostly government works). These are the default training genres; a
+# model card lists them for attribution. The others are kept out unless asked for with `--genre`:
+# essay, fiction, letter, podcast and whow are non-commercial (CC BY-NC-SA), and conversation
+# (the Santa Barbara Corpus) states no license.
+# fmt: off
+GUM_GENRE_LICENSES = {
+    "academic": "CC BY 4.0",
+    "bio": "CC BY-SA 3.0",
+    "court": "CC BY 4.0",
+    "interview": "CC BY 2.5",
+    "news": "CC BY 2.5",
+    "speech": "public speeches, mostly government works",
+    "textbook": "CC BY",
+    "vlog": "CC BY",
+    "voyage": "CC BY-SA 3.0",
+}
+# fmt: on
+# The GUM genres a model for commercial use may be trained on (bio and voyage: share-alike).
+GUM_COMMERCIAL_GENRES = tuple(GUM_GENRE_LICENSES)
 
 # Annotation schemes (doc.user_data["coref_scheme"]). LitBank marks people, places,
 # organisations, facilities and vehicles only, singletons included; OntoGUM follows OntoNotes
@@ -42,6 +62,7 @@ def gum_genre(doc: Doc) -> str:
 
 
 def keep_genres(docs: Iterable[Doc], genres: Sequence[str]) -> List[Doc]:
+    """The GUM documents of the given genres (see `gum_genre`)."""
     return [doc for doc in docs if gum_genre(doc) in genres]
 
 
@@ -56,7 +77,8 @@ def build_corpus(
 
     data_dir (Path): the data directory (with litbank/, gum/, gap/).
     output_dir (Path): where to write.
-    genres (Sequence[str]): GUM genres to train on.
+    genres (Sequence[str]): GUM genres to train on; default: those whose texts allow commercial
+        use (the keys of `GUM_GENRE_LICENSES`).
     RETURNS (Dict[str, int]): documents written per output file.
     """
     vocab = Vocab()

@@ -4,11 +4,14 @@
 keep the dataset's tokens (so gold mentions align exactly) and, with `annotate`, are run once
 through frozen components (parser, `coref_mentions`, a frozen transformer) whose output is kept
 for every later epoch: with a frozen encoder, training then costs the head alone.
+`spacy_coref.CoNLLCorpus.v2` adds augmented copies of the documents (`augment`: "names",
+"gender_swap"; see `spacy_coref.training.augmentation`), made, annotated and kept the same way.
 """
+import logging
 import random
 import weakref
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -18,6 +21,9 @@ from spacy.util import registry
 from ..errors import Errors
 from ..formats import read_docs
 from ..util import bare_copy
+from .augmentation import augment_docs, augmentation_counts, check_augmentations
+
+logger = logging.getLogger("spacy_coref")
 
 # `spacy train` resolves the corpora twice (once to initialize, once to train) into separate
 # reader objects for the same pipeline: the annotated examples are shared between them so the
@@ -49,16 +55,69 @@ def create_coref_corpus(
     return CoNLLCorpus(Path(path), annotate=list(annotate), max_docs=max_docs, seed=shuffle_seed)
 
 
+@registry.readers("spacy_coref.CoNLLCorpus.v2")
+def create_coref_corpus_v2(
+    path: Optional[Path],
+    annotate: List[str] = [],  # noqa: B006 (config default; never mutated)
+    max_docs: int = 0,
+    shuffle_seed: Optional[int] = None,
+    augment: List[str] = [],  # noqa: B006 (config default; never mutated)
+    augment_seed: int = 0,
+) -> Callable[[Language], Iterable[Example]]:
+    """Read coreference data for training or evaluation, as `spacy_coref.CoNLLCorpus.v1` does,
+    and add augmented copies of the documents: set `augment` for the training corpus only.
+
+    path (Path): a data file or a directory of them (.spacy, CoNLL-2012, GAP .tsv, .jsonl).
+    annotate (List[str]): components of the pipeline being trained to run once on the
+        predicted docs (originals and copies) and keep; they must be frozen.
+    max_docs (int): read at most this many docs (0: all) before augmentation.
+    shuffle_seed (Optional[int]): shuffle the documents once before `max_docs` applies.
+    augment (List[str]): augmentations, each adding a copy of every document it changes:
+        "names" (one person renamed, same gender), "gender_swap" (gendered words and names).
+    augment_seed (int): the random seed of the augmentations' names.
+    RETURNS (Callable[[Language], Iterable[Example]]): the corpus.
+    """
+    if path is None:
+        raise ValueError(Errors.CE150)
+    check_augmentations(augment)
+    return CoNLLCorpus(
+        Path(path),
+        annotate=list(annotate),
+        max_docs=max_docs,
+        seed=shuffle_seed,
+        augment=list(augment),
+        augment_seed=augment_seed,
+    )
+
+
 class CoNLLCorpus:
-    def __init__(self, path: Path, *, annotate: List[str], max_docs: int, seed: Optional[int]):
+    def __init__(
+        self,
+        path: Path,
+        *,
+        annotate: List[str],
+        max_docs: int,
+        seed: Optional[int],
+        augment: Sequence[str] = (),
+        augment_seed: int = 0,
+    ):
         self.path = path
         self.annotate = annotate
         self.max_docs = max_docs
         self.seed = seed
+        self.augment = tuple(augment)
+        self.augment_seed = augment_seed
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
         cache = _ANNOTATED.setdefault(nlp, {})
-        key = (str(self.path), tuple(self.annotate), self.max_docs, self.seed)
+        key = (
+            str(self.path),
+            tuple(self.annotate),
+            self.max_docs,
+            self.seed,
+            self.augment,
+            self.augment_seed,
+        )
         if key not in cache:
             cache[key] = self._load(nlp)
         # Training never writes onto predicted docs (only annotating components do, and they ran
@@ -71,6 +130,17 @@ class CoNLLCorpus:
             random.Random(self.seed).shuffle(references)
         if self.max_docs:
             references = references[: self.max_docs]
+        if self.augment:
+            copies = augment_docs(references, self.augment, seed=self.augment_seed)
+            counts = augmentation_counts(copies)
+            logger.info(
+                "%s: %d documents and %d augmented copies (%s)",
+                self.path,
+                len(references),
+                len(copies),
+                ", ".join(f"{name}: {counts.get(name, 0)}" for name in self.augment),
+            )
+            references = references + copies
         predicted: Iterable[Doc] = (bare_copy(ref) for ref in references)
         for name in self.annotate:
             if name not in nlp.component_names:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from spacy_coref.benchmark.docset import build_docset, cut_words, long_document
-from spacy_coref.cli.benchmark import optional_path, parse_lengths
+from spacy_coref.cli.benchmark import optional_path, parse_lengths, parse_precisions
 
 BENCH_PYTHON = Path("/work/bench-venv/bin/python")
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +52,16 @@ def test_bad_long_lengths():
         parse_lengths("10k")
 
 
+def test_precision_lists():
+    import typer
+
+    assert parse_precisions("fp32") == ["fp32"]
+    assert parse_precisions("fp32, bf16,fp32") == ["fp32", "bf16"]
+    for bad in ("fp16", "fp32,half", ",", ""):
+        with pytest.raises(typer.Exit):
+            parse_precisions(bad)
+
+
 def test_empty_fastcoref_python_means_none():
     assert optional_path("") is None and optional_path(None) is None
     assert optional_path("/venv/bin/python") == Path("/venv/bin/python")
@@ -65,7 +75,8 @@ def _run(args, tmp_path):
 
 def test_tiny_benchmark_run(unlabeled, tmp_path):
     fastcoref = BENCH_PYTHON.exists()
-    args = ["--data", str(unlabeled), "--n-docs", "4", "--output", str(tmp_path / "out.json")]
+    args = ["--data", str(unlabeled), "--n-docs", "4", "--output", str(tmp_path / "out.json"),
+            "--precision", "fp32,bf16"]
     if fastcoref:
         args += ["--fastcoref-python", str(BENCH_PYTHON)]
     proc = _run(args, tmp_path)
@@ -75,22 +86,34 @@ def test_tiny_benchmark_run(unlabeled, tmp_path):
     results = json.loads((tmp_path / "out.json").read_text())
     docs = [json.loads(line) for line in (tmp_path / "work" / "docs-4-seed0.jsonl").open()]
     words = sum(len(doc["text"].split()) for doc in docs)
-    systems = ["parse", "encoder", "coref"] + (["fastcoref"] if fastcoref else [])
-    for name in systems:
-        result = results[name]
+    assert results["precisions"] == ["fp32", "bf16"]
+    runs = results["runs"]
+    systems = [results["parse"]] + [run[name] for run in runs.values()
+                                    for name in ("encoder", "encoder_windows", "coref")]
+    systems += [results["fastcoref"]] if fastcoref else []
+    for result in systems:
         # every system saw exactly the same texts
-        assert (result["words"], result["docs"]) == (words, 4), name
+        assert (result["words"], result["docs"]) == (words, 4), result
         assert result["words_per_s"] == pytest.approx(words / result["seconds"])
         assert result["peak_rss_mb"] >= result["peak_above_loaded_mb"] >= 0
-    enc = results["encoder"]
-    assert 0 <= enc["padded_fraction_planned"] <= enc["padded_fraction_naive"] < 1
-    assert enc["wordpieces"] > words  # wordpieces outnumber words, with specials and overlap
-    ratios = results["ratios"]
-    assert ratios["coref_over_encoder"] == pytest.approx(
-        results["coref"]["words_per_s"] / enc["words_per_s"]
+    for precision, run in runs.items():
+        assert {run[name]["precision"] for name in run} == {precision}
+        floor, windows = run["encoder"], run["encoder_windows"]
+        assert 0 <= windows["padded_fraction_planned"] <= windows["padded_fraction_naive"] < 1
+        # the floor encodes each wordpiece once; the strided windows encode some twice
+        assert words < floor["wordpieces"] < windows["wordpieces"]
+        assert floor["max_window"] == 512 and floor["windows"] >= 4
+        ratios = results["ratios"][precision]
+        assert ratios["coref_over_encoder"] == pytest.approx(
+            run["coref"]["words_per_s"] / floor["words_per_s"]
+        )
+        assert ("coref_over_fastcoref" in ratios) == fastcoref
+    assert ("coref_bf16_over_encoder_fp32" in results["ratios"]) == (
+        runs["bf16"]["coref"]["precision_resolved"] == "bf16"
     )
-    assert ("coref_over_fastcoref" in ratios) == fastcoref
-    assert "(b) coref on parsed docs" in proc.stdout
+    for row in ("(a) encoder once over each doc", "(a') encoder over the pipeline's own",
+                "(b) coref on parsed docs"):
+        assert row in proc.stdout
 
 
 @pytest.mark.slow
@@ -100,6 +123,7 @@ def test_tiny_long_run(unlabeled, tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = json.loads(out.read_text())["long"]
     assert [row["words"] for row in rows] == [300, 600]
+    assert [row["precision"] for row in rows] == ["fp32", "fp32"]
     for row in rows:
         assert row["coref"]["words"] == row["words"] and row["coref"]["docs"] == 1
         assert row["coref_s_per_1k_words"] == pytest.approx(

@@ -9,8 +9,8 @@ from spacy_coref.cli import app
 
 COMMANDS = [
     "convert", "stats", "score", "gap-score", "mentions-report", "make-corpus", "evaluate",
-    "export-default", "demo", "resolve", "metrics-table", "subset", "tiny-encoder", "pretrain",
-    "distill-label", "distill-compare", "benchmark", "behaviour",
+    "export-default", "model-card", "demo", "resolve", "metrics-table", "subset", "tiny-encoder",
+    "pretrain", "distill-label", "distill-compare", "benchmark", "behaviour", "train",
 ]
 
 

@@ -251,3 +251,18 @@ def test_arguments_to_html(nlp, tmp_path):
             (c.key.rsplit("_", 1)[1], f"{m.start}:{m.end}") for c in doc._.coref_clusters for m in c
         }
         assert expected and lines == expected
+
+
+def test_precision_option():
+    # checked before any input is read or the model loads
+    assert_one_line_error(run(["Alice saw Bob.", "--precision", "fp16"]), "CE370", "fp16")
+    nlp = load_resolver("default", precision="bf16")
+    inner = nlp.get_pipe("coref").inner
+    assert inner.get_pipe("transformer").model.attrs["precision"] == "bf16"
+    assert inner.get_pipe("coref_cluster").cfg["precision"] == "bf16"
+    result = run([TEXTS[0], "--precision", "bf16"])
+    assert result.exit_code == 0, result.output
+    record = read_jsonl(result.stdout)[0]
+    assert_offsets_match(record)
+    # bf16 keeps the clusters of this easy text
+    assert "Marie Curie" in {m["text"] for c in record["clusters"] for m in c["mentions"]}

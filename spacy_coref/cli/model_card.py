@@ -1,0 +1,40 @@
+"""`spacy-coref model-card`: write the model card (license, sources with citations, dev scores
+from `spacy-coref evaluate` metrics files) into a pipeline's meta.json, in place (with
+LICENSES.md beside it) or into another file for `spacy package --meta-path`."""
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wasabi import msg
+
+from ..model_card import DEFAULT_NAME, LICENSES_FILE, model_card, write_model_card
+from ._app import app, fail_one_line
+
+
+@app.command("model-card")
+def model_card_cli(
+    # fmt: off
+    model_dir: Path = typer.Argument(..., help="A pipeline directory with a meta.json (e.g. spacy_coref/default_model)", exists=True, file_okay=False),
+    metrics: Optional[Path] = typer.Option(None, "--metrics", help="Directory of `spacy-coref evaluate --output` files: <prefix>_litbank.json, <prefix>_gum.json, <prefix>_gap.json (without it the card has no scores)", exists=True, file_okay=False),
+    prefix: str = typer.Option("default", "--prefix", help="File name prefix of the metrics files"),
+    name: str = typer.Option(DEFAULT_NAME, "--name", help="Model name (spacy package prefixes the language: en_coref_minilm)"),
+    version: Optional[str] = typer.Option(None, "--version", help="Model version (default: the spacy-coref version)"),
+    genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on (repeat the option; default: those make-corpus keeps)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the merged meta here (for spacy package --meta-path) instead of MODEL_DIR/meta.json"),
+    # fmt: on
+) -> None:
+    """Write the model card into MODEL_DIR/meta.json (keeping spaCy's keys) and LICENSES.md."""
+    try:
+        card = model_card(
+            name=name,
+            version=version,
+            metrics_dir=metrics,
+            metrics_prefix=prefix,
+            gum_genres=genres or None,
+        )
+        path = write_model_card(model_dir, card, output=output)
+    except ValueError as e:
+        fail_one_line(str(e))
+    written = f"{path}" if output is not None else f"{path} and {model_dir / LICENSES_FILE}"
+    scores = f"{len(card['evaluation'])} dev splits" if "evaluation" in card else "no scores"
+    msg.good(f"Model card ({card['license']}, {scores}) written to {written}")

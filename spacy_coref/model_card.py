@@ -1,0 +1,365 @@
+"""The model card of the shipped coreference model: the fields of spaCy's meta.json (name,
+version, description, author, url, license, sources, performance, requirements, notes) with the
+license and citation of every training dataset, of the encoder and of the parser, and the dev
+scores read from the metrics files that `spacy-coref evaluate --output` writes.
+
+`spacy-coref export-default --card` and `spacy-coref model-card` write the card into a pipeline's
+meta.json (and an attribution file, LICENSES.md, beside it); `spacy package --meta-path` puts the
+same meta in a wheel, whose README spaCy generates from it ("notes" holds the attribution).
+
+Keys of the card:
+- "license": the license of the trained weights (the strictest terms among the training data;
+  CC BY-SA 3.0 with GUM's bio and voyage genres), explained in "license_notes" (the code is MIT).
+- "sources": one {name, url, license, citation, role} per dataset, encoder and parser, plus
+  "genres" for GUM. Every value is a string, as spaCy's meta schema requires.
+- "performance": spaCy's flat fractions (e.g. "coref_litbank_dev_conll_f", CoNLL F1 / 100), and
+  "evaluation": one entry per dev split with the split's name, the scores in percent, the
+  metrics file, and the date and machine of the run where the file records them (files written
+  before `evaluate` recorded them give None). Both are left out when no metrics are given.
+"""
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import srsly
+from spacy.util import get_minor_version_range
+
+from . import about
+from .errors import Errors
+
+Card = Dict[str, Any]
+
+DEFAULT_NAME = "coref_minilm"
+ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+LICENSES_FILE = "LICENSES.md"
+# keys spaCy writes from the pipeline itself: the card never overwrites them
+# fmt: off
+SPACY_KEYS = (
+    "lang", "spacy_version", "spacy_git_version", "pipeline", "components", "disabled", "labels",
+    "vectors",
+)
+# fmt: on
+# (key, file suffix, dataset, split, field of the metrics file): `evaluate` writes
+# metrics/<prefix>_<suffix>.json (project.yml: metrics/default_litbank.json ...)
+EVALUATIONS = (
+    ("litbank_dev", "litbank", "LitBank", "fold-0 dev", "conll"),
+    ("ontogum_dev", "gum", "OntoGUM", "dev (GUM V11.1.0, OntoNotes scheme, no Reddit)", "conll"),
+    ("gap_validation", "gap", "GAP", "validation (snippet-context)", "gap"),
+)
+CONLL_METRICS = ("muc", "b3", "ceafe", "lea")
+
+# fmt: off
+CITATIONS = {
+    "litbank": ("David Bamman, Olivia Lewke and Anya Mansoor (2020). An Annotated Dataset of "
+                "Coreference in English Literature. In Proceedings of the 12th Language "
+                "Resources and Evaluation Conference (LREC 2020), pages 44-54."),
+    "gum": ("Amir Zeldes (2017). The GUM Corpus: Creating Multilayer Resources in the "
+            "Classroom. Language Resources and Evaluation 51(3), pages 581-612. Yilun Zhu, "
+            "Sameer Pradhan and Amir Zeldes (2021). OntoGUM: Evaluating Contextualized SOTA "
+            "Coreference Resolution on 12 More Genres. In Findings of ACL-IJCNLP 2021."),
+    "gap": ("Kellie Webster, Marta Recasens, Vera Axelrod and Jason Baldridge (2018). Mind the "
+            "GAP: A Balanced Corpus of Gendered Ambiguous Pronouns. Transactions of the "
+            "Association for Computational Linguistics 6, pages 605-617."),
+    "encoder": ("Nils Reimers and Iryna Gurevych (2019). Sentence-BERT: Sentence Embeddings "
+                "using Siamese BERT-Networks. In Proceedings of EMNLP-IJCNLP 2019. Wenhui Wang "
+                "et al. (2020). MiniLM: Deep Self-Attention Distillation for Task-Agnostic "
+                "Compression of Pre-Trained Transformers. In NeurIPS 2020."),
+    "parser": ("Matthew Honnibal, Ines Montani, Sofie Van Landeghem and Adriane Boyd (2020). "
+               "spaCy: Industrial-strength Natural Language Processing in Python. "
+               "doi:10.5281/zenodo.1212303."),
+}
+# fmt: on
+
+
+def model_card(
+    *,
+    name: str = DEFAULT_NAME,
+    version: Optional[str] = None,
+    metrics_dir: Optional[Path] = None,
+    metrics_prefix: str = "default",
+    gum_genres: Optional[Sequence[str]] = None,
+) -> Card:
+    """The model card of the shipped model, as meta.json keys.
+
+    name (str): The model's name (spaCy's meta "name"; `spacy package` prefixes the language).
+    version (Optional[str]): The model's version (default: the spacy-coref version).
+    metrics_dir (Optional[Path]): The directory of the metrics files of `spacy-coref evaluate`
+        (<prefix>_litbank.json, <prefix>_gum.json, <prefix>_gap.json). None: the card has no
+        "performance" and "evaluation" (a missing file in a given directory is an error, CE350).
+    metrics_prefix (str): The file name prefix of the metrics files.
+    gum_genres (Optional[Sequence[str]]): The GUM genres trained on (default: those
+        `spacy-coref make-corpus` keeps, spacy_coref.training.corpus.GUM_COMMERCIAL_GENRES).
+    RETURNS (Card): The card's meta.json keys.
+    """
+    version = version or about.__version__
+    if not name.isidentifier() or not version.strip():
+        raise ValueError(Errors.CE351.format(name=name, version=version))
+    genre_licenses = gum_genre_licenses(gum_genres)
+    license_name = weights_license(genre_licenses)
+    card: Card = {
+        "name": name,
+        "version": version,
+        "description": (
+            "English coreference resolution for spaCy v3: rule-based candidate mentions from "
+            f"the dependency parse and a start-to-end (s2e) scorer on a fine-tuned {ENCODER} "
+            "encoder with linguistic features. Add it to a parsed pipeline with "
+            'nlp.add_pipe("coref"); clusters are in doc.spans["coref_clusters_1"], ...'
+        ),
+        "author": getattr(about, "__author__", "spacy-coref developers"),
+        "email": getattr(about, "__email__", ""),
+        "url": getattr(about, "__uri__", ""),
+        "license": license_name,
+        "license_notes": license_notes(license_name, genre_licenses),
+        "sources": card_sources(genre_licenses),
+        "requirements": [about.__title__ + get_minor_version_range(about.__version__)],
+    }
+    if metrics_dir is not None:
+        card["performance"], card["evaluation"] = read_performance(metrics_dir, metrics_prefix)
+    card["notes"] = licenses_markdown(card)
+    return card
+
+
+def gum_genre_licenses(genres: Optional[Sequence[str]] = None) -> Dict[str, str]:
+    """The license of the texts of each GUM genre trained on (the annotations are CC BY 4.0).
+
+    genres (Optional[Sequence[str]]): The genres (default: the training genres of make-corpus).
+    RETURNS (Dict[str, str]): The license by genre. Raises CE353 for a genre without one.
+    """
+    from .training import corpus  # read at call time: the genre tables are data, not imports
+
+    known: Dict[str, str] = corpus.GUM_GENRE_LICENSES
+    chosen = list(genres) if genres is not None else list(corpus.GUM_COMMERCIAL_GENRES)
+    unknown = [genre for genre in chosen if genre not in known]
+    if unknown or not chosen:
+        found = ", ".join(unknown) or "no genres"
+        raise ValueError(Errors.CE353.format(genres=found, known=", ".join(sorted(known))))
+    return {genre: known[genre] for genre in sorted(chosen)}
+
+
+def weights_license(genre_licenses: Dict[str, str]) -> str:
+    """The license of weights trained on these GUM genres (and on LitBank, CC BY 4.0, and GAP,
+    Apache-2.0): the share-alike (or non-commercial) license of a genre where there is one,
+    since a trained model may be an adaptation of its training texts; otherwise CC BY 4.0.
+
+    genre_licenses (Dict[str, str]): The license by GUM genre.
+    RETURNS (str): The license, e.g. "CC BY-SA 3.0".
+    """
+    licenses = sorted(set(genre_licenses.values()))
+    non_commercial = [lic for lic in licenses if "-NC" in lic.upper()]
+    share_alike = [lic for lic in licenses if "-SA" in lic.upper()]
+    strictest = non_commercial or share_alike
+    return ", ".join(strictest) if strictest else "CC BY 4.0"
+
+
+def license_notes(license_name: str, genre_licenses: Dict[str, str]) -> str:
+    """Why the weights have their license, and the licenses of everything else shipped.
+
+    license_name (str): The weights' license (`weights_license`).
+    genre_licenses (Dict[str, str]): The license by GUM genre.
+    RETURNS (str): The notes.
+    """
+    strict = sorted(g for g, lic in genre_licenses.items() if lic in license_name.split(", "))
+    commercial = " Only GUM genres whose texts allow commercial use were trained on."
+    if strict:
+        why = (
+            f"The model weights are licensed {license_name} because they are trained on GUM "
+            f"texts under these terms ({', '.join(strict)}): a trained model may be an "
+            "adaptation of its training data, so its weights take the share-alike terms. "
+        )
+    else:
+        why = f"The model weights are licensed {license_name} (attribution of the data). "
+    return (
+        "The spacy-coref code is MIT-licensed (LICENSE). "
+        + why
+        + "Attribution: every dataset, the encoder and the parser are listed in 'sources' with "
+        "license and citation (also in LICENSES.md beside the model). The encoder's weights "
+        f"are fine-tuned from {ENCODER} (Apache-2.0), whose license and notice also apply. "
+        "LitBank's annotations are CC BY 4.0 (public-domain texts), OntoGUM's annotations CC "
+        "BY 4.0 (texts licensed per genre), GAP is Apache-2.0 (Wikipedia text), en_core_web_sm "
+        "is MIT."
+        + ("" if "-NC" in license_name.upper() else commercial)
+    )
+
+
+def card_sources(genre_licenses: Dict[str, str]) -> List[Dict[str, str]]:
+    """One entry per dataset, the encoder and the parser, with string values only (spaCy's
+    meta schema: sources are a list of Dict[str, str]).
+
+    genre_licenses (Dict[str, str]): The license by GUM genre trained on.
+    RETURNS (List[Dict[str, str]]): name, url, license, citation, role (and genres for GUM).
+    """
+    gum_texts = "; ".join(f"{genre}: {lic}" for genre, lic in genre_licenses.items())
+    gum = {
+        "name": "OntoGUM (GUM V11.1.0, OntoNotes scheme)",
+        "url": "https://github.com/amir-zeldes/gum",
+        "license": f"CC BY 4.0 (annotations); texts by genre: {gum_texts}",
+        "citation": CITATIONS["gum"],
+        "genres": ", ".join(genre_licenses),
+        "role": "training data: train split, the genres listed; dev: the dev split (no Reddit)",
+    }
+    litbank = {
+        "name": "LitBank (coreference layer)",
+        "url": "https://github.com/dbamman/litbank",
+        "license": "CC BY 4.0 (annotations); texts public domain (Project Gutenberg)",
+        "citation": CITATIONS["litbank"],
+        "role": "training data: fold-0 train split (80 documents); dev: fold-0 dev",
+    }
+    gap = {
+        "name": "GAP",
+        "url": "https://github.com/google-research-datasets/gap-coreference",
+        "license": "Apache-2.0 (Wikipedia text)",
+        "citation": CITATIONS["gap"],
+        "role": "training data: gap-development (2,000 examples); dev: gap-validation",
+    }
+    encoder = {
+        "name": ENCODER,
+        "url": f"https://huggingface.co/{ENCODER}",
+        "license": "Apache-2.0",
+        "citation": CITATIONS["encoder"],
+        "role": "encoder, fine-tuned (its weights are in the model)",
+    }
+    parser = {
+        "name": "en_core_web_sm",
+        "url": "https://github.com/explosion/spacy-models",
+        "license": "MIT",
+        "citation": CITATIONS["parser"],
+        "role": "the parse, tags and entities that mentions and features are read from "
+        "(a separate package, not in the model directory)",
+    }
+    return [litbank, gum, gap, encoder, parser]
+
+
+def read_performance(metrics_dir: Path, prefix: str = "default") -> Tuple[Card, List[Card]]:
+    """The dev scores of the metrics files of `spacy-coref evaluate --output`.
+
+    metrics_dir (Path): The directory of <prefix>_litbank.json, <prefix>_gum.json and
+        <prefix>_gap.json. A missing file raises CE350, one without the split's scores CE352.
+    prefix (str): The file name prefix.
+    RETURNS (Tuple[Card, List[Card]]): spaCy's flat "performance" (fractions) and one
+        "evaluation" entry per split (percent, with the file, date and machine).
+    """
+    performance: Card = {}
+    evaluation: List[Card] = []
+    for key, suffix, dataset, split, field in EVALUATIONS:
+        path = metrics_dir / f"{prefix}_{suffix}.json"
+        metrics = read_metrics_file(path, f"{dataset} {split}", field)
+        scores = conll_scores(metrics) if field == "conll" else gap_scores(metrics)
+        for metric, value in scores.items():
+            if value is not None and metric != "bias":
+                performance[f"coref_{key}_{metric}"] = round(value / 100, 4)
+        entry = {"dataset": dataset, "split": split, "metrics_file": str(path)}
+        entry.update({k: metrics.get(k) for k in ("n_docs", "n_words", "model", "constraints")})
+        entry.update({m: None if v is None else round(v, 2) for m, v in scores.items()})
+        entry.update({"date": metrics.get("date"), "machine": metrics.get("machine")})
+        evaluation.append(entry)
+    return performance, evaluation
+
+
+def read_metrics_file(path: Path, split: str, field: str) -> Card:
+    """One metrics file of `spacy-coref evaluate --output`, checked to hold the split's scores.
+
+    path (Path): The file.
+    split (str): The split's name, for the messages.
+    field (str): The field that must hold scores ("conll" or "gap").
+    RETURNS (Card): The metrics.
+    """
+    if not path.is_file():
+        raise ValueError(Errors.CE350.format(path=path, split=split))
+    try:
+        metrics = json.loads(path.read_text(encoding="utf8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(Errors.CE281.format(path=path, error=e)) from e
+    if not isinstance(metrics, dict) or not isinstance(metrics.get(field), dict):
+        data = metrics.get("data") if isinstance(metrics, dict) else None
+        raise ValueError(Errors.CE352.format(path=path, split=split, field=field, data=data))
+    return metrics
+
+
+def conll_scores(metrics: Card) -> Dict[str, Optional[float]]:
+    """CoNLL F1 and its parts (singletons removed), CoNLL F1 with singletons kept where the gold
+    has them, and mention precision and recall, in percent."""
+    main = metrics["conll"]
+    if metrics.get("keep_singletons"):  # the card's main figures leave singletons out
+        main = metrics.get("conll_without_singletons") or main
+    kept = metrics.get("conll_singletons")
+    scores: Dict[str, Optional[float]] = {"conll_f": main["conll_f1"]}
+    scores.update({f"{m}_f": main[m]["f"] for m in CONLL_METRICS})
+    scores.update({"mentions_p": main["mentions"]["p"], "mentions_r": main["mentions"]["r"]})
+    scores["singletons_kept_f"] = kept["conll_f1"] if kept else None
+    return scores
+
+
+def gap_scores(metrics: Card) -> Dict[str, Optional[float]]:
+    """GAP F1 overall, masculine and feminine, the bias (F/M) with detected mentions, and the
+    overall F1 with the labelled spans as the only candidates (gold-two-mention), in percent."""
+    gap, given = metrics["gap"], metrics.get("gap_gold_mentions")
+    return {
+        "overall_f": gap["overall"]["f"],
+        "masculine_f": gap["masculine"]["f"],
+        "feminine_f": gap["feminine"]["f"],
+        "bias": gap["bias"],
+        "gold_two_mention_f": given["overall"]["f"] if given else None,
+    }
+
+
+def merge_meta(meta: Card, card: Card) -> Card:
+    """The pipeline's meta with the card's keys, keeping what spaCy writes from the pipeline
+    (SPACY_KEYS) and every key the card does not set.
+
+    meta (Card): The pipeline's meta.json.
+    card (Card): The card (`model_card`).
+    RETURNS (Card): The merged meta.
+    """
+    merged = dict(meta)
+    merged.update({key: value for key, value in card.items() if key not in SPACY_KEYS})
+    return merged
+
+
+def write_model_card(model_dir: Path, card: Card, *, output: Optional[Path] = None) -> Path:
+    """Merge the card into a pipeline's meta.json, in place or into another file (for
+    `spacy package --meta-path`). In place, LICENSES.md is written beside it.
+
+    model_dir (Path): The pipeline directory (with meta.json).
+    card (Card): The card (`model_card`).
+    output (Optional[Path]): Write the merged meta here instead (LICENSES.md is not written).
+    RETURNS (Path): The meta file written.
+    """
+    meta_path = model_dir / "meta.json"
+    if not meta_path.is_file():
+        raise ValueError(Errors.CE354.format(path=model_dir))
+    try:
+        meta = srsly.read_json(meta_path)
+    except ValueError as e:
+        raise ValueError(Errors.CE355.format(path=meta_path, error=e)) from e
+    if not isinstance(meta, dict):
+        raise ValueError(Errors.CE355.format(path=meta_path, error="not a JSON object"))
+    target = output or meta_path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(target, merge_meta(meta, card))
+    if output is None:
+        (model_dir / LICENSES_FILE).write_text(card["notes"], encoding="utf8")
+    return target
+
+
+def licenses_markdown(card: Card) -> str:
+    """The attribution text: the model's license and every source with its license and
+    citation (LICENSES.md beside the model, and "notes" in the packaged README).
+
+    card (Card): The card (with "license", "license_notes" and "sources").
+    RETURNS (str): Markdown.
+    """
+    lines = [
+        "# Licenses and attribution\n",
+        f"**Model weights:** {card['license']}. **Code (spacy-coref):** MIT.\n",
+        card["license_notes"] + "\n",
+        "## Sources\n",
+    ]
+    for source in card["sources"]:
+        lines.append(f"### {source['name']}\n")
+        lines.append(f"- URL: {source['url']}")
+        lines.append(f"- License: {source['license']}")
+        if "genres" in source:
+            lines.append(f"- Genres trained on: {source['genres']}")
+        lines.append(f"- Used as: {source['role']}")
+        lines.append(f"- Citation: {source['citation']}\n")
+    return "\n".join(lines)
