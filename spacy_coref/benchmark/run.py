@@ -16,7 +16,8 @@ from ..ml.precision import BF16, FP32
 from .docset import build_docset, long_document, write_docset
 
 RUNNER = Path(__file__).with_name("fastcoref_runner.py")
-# per precision: (a) the floor, (a') the encoder over the pipeline's windows, (b) coref
+# per precision: (a) the floor, (a') the encoder over the pipeline's windows, (b) coref; and
+# "fast", (d), the shipped fast pipeline, from the raw texts
 PRECISION_SYSTEMS = ("encoder", "encoder_windows", "coref")
 
 
@@ -70,8 +71,8 @@ def run_benchmark(
     fastcoref_python: Optional[Path] = None, precisions: Sequence[str] = (FP32,),
 ) -> Dict[str, Any]:
     """Build (or reuse) the document set in workdir and measure parse, then per precision (a) the
-    encoder floor, (a') the encoder over the pipeline's windows and (b) coref, then (c) fastcoref
-    (float32), each in a fresh process.
+    encoder floor, (a') the encoder over the pipeline's windows, (b) coref and (d) the fast
+    pipeline from raw text, then (c) fastcoref (float32), each in a fresh process.
 
     data_dir (Path): the unlabeled prose directory.
     workdir (Path): where the document set, parsed docs and per-system results go.
@@ -81,8 +82,8 @@ def run_benchmark(
     fastcoref_python (Optional[Path]): python of the environment with fastcoref; None: skip (c).
     precisions (Sequence[str]): the encoder precisions of (a), (a') and (b).
     RETURNS (Dict[str, Any]): "machine", "docs_file", "precisions", "parse", "runs" (per
-        precision: "encoder" (a), "encoder_windows" (a'), "coref" (b)), "fastcoref" and
-        "ratios".
+        precision: "encoder" (a), "encoder_windows" (a'), "coref" (b), "fast" (d)),
+        "fastcoref" and "ratios".
     """
     workdir.mkdir(parents=True, exist_ok=True)
     docs_path = workdir / f"docs-{n_docs}-seed{seed}.jsonl"
@@ -101,6 +102,10 @@ def run_benchmark(
         }
         for precision in precisions
     }
+    for precision in precisions:  # from the raw texts, as fastcoref
+        results["runs"][precision]["fast"] = _worker(
+            "fast", docs_path, workdir / f"fast-{precision}.json", batch_size, precision=precision
+        )
     if fastcoref_python is None:
         warnings.warn(Warnings.CW240)
     else:
@@ -113,7 +118,8 @@ def run_benchmark(
 def ratios(results: Dict[str, Any]) -> Dict[str, Any]:
     """Speed ratios in words/s, per precision: coref over the encoder floor (b)/(a) (target >=
     0.8), coref over the encoder on the pipeline's windows (b)/(a'), coref over fastcoref (>=
-    1.5), and coref with its parse over fastcoref (which only tokenizes). With a float32 and a
+    1.5), coref with its parse over fastcoref (which only tokenizes), and (d) the fast pipeline
+    from raw text over fastcoref (>= 2) and over coref with its parse. With a float32 and a
     bfloat16 run: "coref_bf16_over_encoder_fp32", (b) in bf16 over the float32 floor.
 
     results (Dict[str, Any]): as run_benchmark gives them, without "ratios".
@@ -129,6 +135,11 @@ def ratios(results: Dict[str, Any]) -> Dict[str, Any]:
             row["coref_over_fastcoref"] = coref / fast
             with_parse = 1.0 / (1.0 / coref + 1.0 / results["parse"]["words_per_s"])
             row["coref_with_parse_over_fastcoref"] = with_parse / fast
+            if "fast" in run:
+                row["fast_over_fastcoref"] = run["fast"]["words_per_s"] / fast
+        if "fast" in run:
+            with_parse = 1.0 / (1.0 / coref + 1.0 / results["parse"]["words_per_s"])
+            row["fast_over_coref_with_parse"] = run["fast"]["words_per_s"] / with_parse
         out[precision] = row
     # by what each run computed in: "auto" is one of the two
     resolved = {run["coref"]["precision_resolved"]: run for run in results["runs"].values()}

@@ -1,5 +1,6 @@
 """The measured systems, each run in a fresh process by `worker.py`: parse, the bare encoder (the
-floor (a), once over each document, and (a'), over the pipeline's own windows), coref.
+floor (a), once over each document, and (a'), over the pipeline's own windows), coref, and the
+fast pipeline from raw text (d).
 
 Every function takes texts or parsed docs and returns a result dict with seconds, words, docs and
 the peak resident memory above the loaded models (the process is fresh, so models and data
@@ -36,6 +37,34 @@ def load_coref(host: str = HOST_PIPELINE, *, precision: Optional[str] = None) ->
     nlp.add_pipe("coref", config={"precision": precision})
     _ = nlp.get_pipe("coref").inner
     return nlp
+
+
+def load_fast(*, precision: Optional[str] = None) -> Language:
+    """A blank English pipeline with the shipped fast coref stack (no parser), loaded.
+
+    precision (Optional[str]): the coref stack's `precision` setting (None: its own).
+    RETURNS (Language): the pipeline.
+    """
+    nlp = spacy.blank("en")
+    nlp.max_length = 10_000_000
+    nlp.add_pipe("coref", config={"pipeline": "fast", "precision": precision})
+    _ = nlp.get_pipe("coref").inner
+    return nlp
+
+
+def run_fast(
+    nlp: Language, texts: List[str], batch_size: int, *, precision: str = FP32
+) -> Dict[str, Any]:
+    """(d) The fast pipeline end to end from raw text: spaCy's tokenizer, then the coref stack
+    (sentencizer, encoder, coreference), as fastcoref's FCoref also starts from raw text."""
+    words = sum(len(text.split()) for text in texts)
+    trf = _encoder(nlp)
+    state = _measure_start()
+    done = list(nlp.pipe(texts, batch_size=batch_size))
+    result = _measure_end(state, words, len(texts))
+    result["clusters"] = sum(len(doc._.coref_clusters) for doc in done)
+    result.update(_precision_fields(precision, trf.transformer))
+    return result
 
 
 def _encoder(nlp: Language) -> Any:

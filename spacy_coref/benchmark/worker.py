@@ -3,10 +3,11 @@
     python -m spacy_coref.benchmark.worker parse DOCS.jsonl OUT.json --docbin PARSED.spacy
     python -m spacy_coref.benchmark.worker encoder|encoder_windows|coref PARSED.spacy OUT.json \
         --precision fp32|bf16|auto
+    python -m spacy_coref.benchmark.worker fast DOCS.jsonl OUT.json --precision fp32|bf16|auto
 
 encoder: (a), the floor (the bare encoder once over each document, in windows of the encoder's
 maximum input); encoder_windows: (a'), the bare encoder over the pipeline's own windows;
-coref: (b), the coref stack on parsed docs.
+coref: (b), the coref stack on parsed docs; fast: (d), the shipped fast pipeline from raw text.
 """
 from pathlib import Path
 from typing import Optional
@@ -17,9 +18,17 @@ from spacy.tokens import DocBin
 
 from ..ml.precision import FP32, check_precision
 from .docset import read_docset
-from .systems import load_coref, run_coref, run_encoder, run_encoder_floor, run_parse
+from .systems import (
+    load_coref,
+    load_fast,
+    run_coref,
+    run_encoder,
+    run_encoder_floor,
+    run_fast,
+    run_parse,
+)
 
-SYSTEMS = ("parse", "encoder", "encoder_windows", "coref")
+SYSTEMS = ("parse", "encoder", "encoder_windows", "coref", "fast")
 RUNNERS = {"encoder": run_encoder_floor, "encoder_windows": run_encoder, "coref": run_coref}
 
 
@@ -35,15 +44,22 @@ def run_worker(
     """Measure `system` on `input_path` and write the result to `output`.
 
     system (str): one of SYSTEMS.
-    input_path (Path): documents (.jsonl) for parse, parsed docs (.spacy) for the others.
+    input_path (Path): documents (.jsonl) for parse and fast, parsed docs (.spacy) for the
+        others.
     output (Path): the result JSON.
     batch_size (int): documents per batch.
     docbin (Optional[Path]): where parse writes its docs.
     precision (str): the encoder's precision for encoder, encoder_windows and coref.
     """
     check_precision(precision)
-    nlp = load_coref(precision=None if system == "parse" else precision)
-    if system == "parse":
+    if system == "fast":
+        nlp = load_fast(precision=precision)
+    else:
+        nlp = load_coref(precision=None if system == "parse" else precision)
+    if system == "fast":
+        texts = [doc["text"] for doc in read_docset(input_path)]
+        result = run_fast(nlp, texts, batch_size, precision=precision)
+    elif system == "parse":
         texts = [doc["text"] for doc in read_docset(input_path)]
         result = run_parse(nlp, texts, batch_size)
         parsed = result.pop("parsed")
@@ -59,7 +75,7 @@ def run_worker(
 
 
 def main(
-    system: str = typer.Argument(..., help="parse, encoder, encoder_windows or coref"),
+    system: str = typer.Argument(..., help="parse, encoder, encoder_windows, coref or fast"),
     input_path: Path = typer.Argument(..., help="Documents (.jsonl) or parsed docs (.spacy)"),
     output: Path = typer.Argument(..., help="Result JSON"),
     batch_size: int = typer.Option(32, "--batch-size", help="Documents per batch"),

@@ -17,11 +17,14 @@ from ._app import app, fail_one_line
 # per precision
 RUN_ROWS = (("encoder", "(a) encoder once over each doc, 512-wordpiece windows"),
             ("encoder_windows", "(a') encoder over the pipeline's own windows"),
-            ("coref", "(b) coref on parsed docs"))
+            ("coref", "(b) coref on parsed docs"),
+            ("fast", "(d) fast pipeline from raw text (tokenizer included)"))
 RATIOS = (("coref_over_encoder", "(b)/(a)"),
           ("coref_over_encoder_windows", "(b)/(a')"),
           ("coref_over_fastcoref", "(b)/(c)"),
-          ("coref_with_parse_over_fastcoref", "(parse + b)/(c)"))
+          ("coref_with_parse_over_fastcoref", "(parse + b)/(c)"),
+          ("fast_over_fastcoref", "(d)/(c)"),
+          ("fast_over_coref_with_parse", "(d)/(parse + b)"))
 
 
 # fmt: off
@@ -92,6 +95,8 @@ def print_table(results: Dict[str, Any]) -> None:
     rows = [_row("parse (host pipeline, reported apart)", results["parse"])]
     for precision, run in results["runs"].items():
         for key, label in RUN_ROWS:
+            if key not in run:  # results written before (d) existed
+                continue
             resolved = run[key]["precision_resolved"]
             shown = precision if resolved == precision else f"{precision}: {resolved}"
             rows.append(_row(f"{label} [{shown}]", run[key]))

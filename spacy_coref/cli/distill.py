@@ -1,6 +1,7 @@
-"""`spacy-coref distill-label` and `spacy-coref distill-compare`: the two steps of distillation
-around `spacy train` (seed 002): a teacher labels unlabeled text (silver corpus), and the
-trained student is compared with it (dev F1 and CPU words/s)."""
+"""`spacy-coref distill-encoder`, `distill-label` and `distill-compare`: the steps of distillation
+around `spacy train` (seed 002): the student's encoder is cut from the teacher's, the teacher
+labels unlabeled text (silver corpus), and the trained student is compared with it (dev F1 and
+CPU words/s)."""
 
 import json
 from pathlib import Path
@@ -9,10 +10,37 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ..util import check_at_least_one
 from ..training.distillation import compare_models, make_silver_corpus, summary_rows
 from ..training.evaluation import BASE_PIPELINE
+from ..training.student_encoder import make_student_encoder
+from ..util import DEFAULT_ENCODER, check_at_least_one
 from ._app import app, fail_one_line
+
+
+@app.command("distill-encoder")
+def distill_encoder_cli(
+    # fmt: off
+    teacher: str = typer.Argument(..., help="Teacher: 'default' or a trained pipeline directory"),
+    output: Path = typer.Argument(..., help="The student encoder's directory (Hugging Face format) to write"),
+    layers: int = typer.Option(4, "--layers", help="How many of the teacher encoder's layers the student keeps, from the bottom"),
+    base: str = typer.Option(DEFAULT_ENCODER, "--base", help="The encoder the teacher was fine-tuned from: the student's embeddings are its"),
+    # fmt: on
+) -> None:
+    """Write a student encoder: the teacher's lower layers on the base encoder's embeddings."""
+    from spacy import blank
+
+    from ..pipeline.coref import load_coref_pipeline
+
+    try:
+        pipeline = None if teacher == "default" else teacher
+        nlp = load_coref_pipeline(pipeline, blank("en").vocab)
+        stats = make_student_encoder(nlp, base, layers, output)
+    except ValueError as e:
+        fail_one_line(str(e))
+    msg.good(
+        f"Saved {output}: {stats['layers']} layers, {stats['parameters']:,} parameters, "
+        f"{stats['from_teacher']:,} from the teacher"
+    )
 
 
 @app.command("distill-label")

@@ -1,6 +1,8 @@
 """`spacy-coref export-default`: keep the coreference part of a trained pipeline as a directory
 the `coref` component loads: without the encoder's weights when the encoder was frozen (they
-come from the encoder package), or with them, stored in half precision, when it was fine-tuned.
+come from the encoder package), with them, stored in half precision, when it was fine-tuned, or
+with only those that differ from a base encoder's (--base-encoder: a student that kept the
+package's embeddings).
 With --card, the model card (spacy_coref.model_card) goes into its meta.json, and LICENSES.md
 beside it."""
 from pathlib import Path
@@ -10,12 +12,14 @@ import spacy
 import typer
 from wasabi import msg
 
+from ..errors import Errors
+from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
 from ..model_card import DEFAULT_NAME, model_card, write_model_card
 from ..pipeline.coref import save_coref_pipeline
 from ._app import app, fail_one_line
 
-COREF_COMPONENTS = ("transformer", "coref_mentions", "coref_cluster")
+COREF_COMPONENTS = ("sentencizer", "transformer", "coref_mentions", "coref_cluster")
 
 
 @app.command("export-default")
@@ -24,17 +28,29 @@ def export_default_cli(
     trained: Path = typer.Argument(..., help="A trained pipeline directory (e.g. training/coref/model-best)", exists=True, file_okay=False),
     output: Path = typer.Argument(..., help="Output directory (spacy_coref/default_model for the shipped default)"),
     null_score: Optional[float] = typer.Option(None, "--null-score", help="Decode with this score for 'no antecedent' (lower links more)"),
+    top_lambda: Optional[float] = typer.Option(None, "--top-lambda", help="Keep this many candidates per token after mention scoring (the pruning ratio) when decoding; more is slower and may recall more"),
+    max_antecedents: Optional[int] = typer.Option(None, "--max-antecedents", help="Score at most this many earlier mentions as each mention's antecedents when decoding", min=1),
+    candidates: Optional[str] = typer.Option(None, "--candidates", help="Where the candidate mentions come from when decoding, for a model that scores spans: spans or sentence_spans (within a sentence, no punctuation at either edge)"),
     with_encoder: bool = typer.Option(False, "--with-encoder", help="Keep the encoder's weights (a fine-tuned encoder), stored as float16"),
+    base_encoder: Optional[str] = typer.Option(None, "--base-encoder", help="Store only the encoder weights that differ from this encoder's (e.g. sentence-transformers/all-MiniLM-L6-v2 for a student on its embeddings), as float16; the config names it"),
     precision: Optional[str] = typer.Option(None, "--precision", help="The exported encoder's precision: fp32, bf16 or auto (bf16 where the CPU has it); default: as trained"),
     card: bool = typer.Option(False, "--card", help="Write the model card (license, sources, citations) into meta.json, and LICENSES.md; --name, --version and --card-metrics imply it"),
     card_metrics: Optional[Path] = typer.Option(None, "--card-metrics", help="Directory of `spacy-coref evaluate --output` files (<prefix>_litbank/gum/gap.json) for the card's scores", exists=True, file_okay=False),
     card_prefix: str = typer.Option("default", "--card-prefix", help="File name prefix of the metrics files"),
     name: Optional[str] = typer.Option(None, "--name", help=f"The card's model name (default: {DEFAULT_NAME})"),
     version: Optional[str] = typer.Option(None, "--version", help="The card's model version (default: the spacy-coref version)"),
+    kind: str = typer.Option("default", "--kind", help="The shipped pipeline the card describes: default or fast"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on, for the card (repeat the option; default: those make-corpus keeps)"),
     # fmt: on
 ) -> None:
     """Export the transformer config, coref_mentions and coref_cluster of a trained pipeline."""
+    # the options are checked before anything is loaded or written
+    if with_encoder and base_encoder is not None:
+        fail_one_line(Errors.CE396)
+    if top_lambda is not None and top_lambda <= 0:
+        fail_one_line(Errors.CE394.format(value=top_lambda))
+    if candidates is not None and candidates not in SPAN_SOURCES:
+        fail_one_line(Errors.CE395.format(value=candidates, options=", ".join(SPAN_SOURCES)))
     meta_card = None
     if card or card_metrics is not None or name is not None or version is not None:
         try:  # before the export: a missing metrics file leaves the output as it was
@@ -44,6 +60,7 @@ def export_default_cli(
                 metrics_dir=card_metrics,
                 metrics_prefix=card_prefix,
                 gum_genres=genres or None,
+                kind=kind,
             )
         except ValueError as e:
             fail_one_line(str(e))
@@ -56,15 +73,38 @@ def export_default_cli(
     nlp = spacy.load(trained, exclude=[pipe for pipe in names if pipe not in COREF_COMPONENTS])
     if null_score is not None:
         nlp.get_pipe("coref_cluster").cfg["null_score"] = null_score
+    if top_lambda is not None:
+        # the head is built from the config's value when the exported pipeline loads
+        nlp.get_pipe("coref_cluster").model.attrs["head_cfg"]["top_lambda"] = top_lambda
+    if max_antecedents is not None:
+        nlp.get_pipe("coref_cluster").model.attrs["head_cfg"]["max_antecedents"] = max_antecedents
+    if candidates is not None:
+        source = nlp.get_pipe("coref_cluster").model.attrs["candidates"]
+        if source["source"] not in SPAN_SOURCES:  # a head trained on rule mentions
+            fail_one_line(Errors.CE397.format(value=candidates, found=source["source"]))
+        source["source"] = candidates  # read at every forward pass: the saved attr counts
     if precision is not None:
         # the saved attrs win over the config when the pipeline loads: set both
         nlp.get_pipe("transformer").model.attrs["precision"] = precision
-    save_coref_pipeline(nlp, output, encoder_from_package=not with_encoder, half=with_encoder)
-    if null_score is not None or precision is not None:
+    save_coref_pipeline(
+        nlp,
+        output,
+        encoder_from_package=not with_encoder,
+        half=with_encoder or base_encoder is not None,
+        base_encoder=base_encoder,
+    )
+    decoding = (null_score, precision, top_lambda, max_antecedents, candidates)
+    if any(value is not None for value in decoding):
         # keep config.cfg in agreement with the components' saved settings
         config = spacy.util.load_config(output / "config.cfg", interpolate=False)
         if null_score is not None:
             config["components"]["coref_cluster"]["null_score"] = null_score
+        if top_lambda is not None:
+            config["components"]["coref_cluster"]["model"]["top_lambda"] = top_lambda
+        if max_antecedents is not None:
+            config["components"]["coref_cluster"]["model"]["max_antecedents"] = max_antecedents
+        if candidates is not None:
+            config["components"]["coref_cluster"]["model"]["candidates"] = candidates
         encoder_config = config["components"]["transformer"]["model"]
         if precision is not None and "precision" in encoder_config:  # v1 has only the attr
             encoder_config["precision"] = precision

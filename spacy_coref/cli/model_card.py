@@ -20,6 +20,7 @@ def model_card_cli(
     name: str = typer.Option(DEFAULT_NAME, "--name", help="Model name (spacy package prefixes the language: en_coref_minilm)"),
     version: Optional[str] = typer.Option(None, "--version", help="Model version (default: the spacy-coref version)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on (repeat the option; default: those make-corpus keeps)"),
+    kind: str = typer.Option("default", "--kind", help="The shipped pipeline described: default or fast"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the merged meta here (for spacy package --meta-path) instead of MODEL_DIR/meta.json"),
     # fmt: on
 ) -> None:
@@ -31,6 +32,7 @@ def model_card_cli(
             metrics_dir=metrics,
             metrics_prefix=prefix,
             gum_genres=genres or None,
+            kind=kind,
         )
         path = write_model_card(model_dir, card, output=output)
     except ValueError as e:

@@ -76,7 +76,7 @@ def resolve_cli(
     input_path: Optional[str] = typer.Option(None, "--input", "-i", help="File to read, or - for stdin (read when piped without texts)"),
     input_format: Optional[InputFormat] = typer.Option(None, "--input-format", help="text: one document per line; doc: the whole input is one document; jsonl: objects with a \"text\" field (for texts given as arguments: each one is a JSON object). Default: jsonl for .jsonl/.jsonlines/.ndjson, else text"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)"),
-    model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default' (shipped), a directory or a package; a pipeline with its own parser is used alone"),
+    model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default' or 'fast' (shipped; fast needs no parser), a directory or a package; a pipeline with its own parser is used alone"),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Pipeline with a parser that a coreference pipeline is stacked on"),
     scores: bool = typer.Option(False, "--scores", help="Add the antecedent score of every scored mention pair"),
     output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters; with --ray -o DIR: jsonl or parquet shards"),

@@ -1,6 +1,7 @@
 """Candidate mentions for the clustering model: the rule-based spans from `coref_mentions`, all
 spans up to a width, or both (so the recall ceiling of the rules can be measured against learned
-candidates)."""
+candidates); or the spans up to a width that a mention can be without a parse
+("sentence_spans": within one sentence, not starting or ending on punctuation)."""
 from typing import Literal
 
 import numpy
@@ -8,7 +9,14 @@ import numpy
 from ..annotations import MENTIONS_KEY
 from ..types import MentionOffsets
 
-CandidateSource = Literal["rules", "spans", "both"]
+CandidateSource = Literal["rules", "spans", "both", "sentence_spans"]
+# the sources that need no rule-based mentions on the doc
+SPAN_SOURCES = ("spans", "sentence_spans")
+# function words no mention starts or ends with ("the", "and her"), for "sentence_spans"
+NOT_AT_START = frozenset(("and", "or", "but", "nor", "of", "to", "in", "on", "at", "for", "with",
+                          "from", "by", "as", "than", "because", "if", "when", "while"))
+NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to", "in", "on",
+                        "at", "for", "with", "from", "by", "as", "than", "very"))
 
 
 def doc_candidates(
@@ -18,7 +26,7 @@ def doc_candidates(
     exclusive, sorted by (start, end), unique. No candidate starts or ends on a space token.
 
     doc (Doc): the doc, with `doc.spans[key]` set when source includes "rules".
-    source (str): "rules", "spans" or "both".
+    source (str): "rules", "spans", "both" or "sentence_spans".
     key (str): the `doc.spans` key of the rule-based candidates.
     max_width (int): the widest span enumerated when source includes "spans".
     RETURNS (numpy.ndarray): [C, 2] int64.
@@ -27,12 +35,25 @@ def doc_candidates(
     if source in ("rules", "both") and key in doc.spans:
         pairs.extend((span.start, span.end) for span in doc.spans[key])
     arr = numpy.asarray(pairs, dtype="int64").reshape((-1, 2))
-    if source in ("spans", "both"):
+    if source in ("spans", "both", "sentence_spans"):
         arr = numpy.concatenate([arr, _all_spans(len(doc), max_width)])
     if not len(arr):
         return arr
     is_space = doc.to_array("IS_SPACE").astype(bool)  # [T]
     keep = (arr[:, 1] > arr[:, 0]) & ~is_space[arr[:, 0]] & ~is_space[arr[:, 1] - 1]
+    if source == "sentence_spans":
+        # "her son Daniel runs the shop. He" is no mention: no sentence end or punctuation
+        # at either edge (a doc without sentence boundaries is one sentence)
+        is_punct = doc.to_array("IS_PUNCT").astype(bool)  # [T]
+        sentence = numpy.zeros(len(doc), dtype="int64")
+        if doc.has_annotation("SENT_START"):
+            sentence = numpy.cumsum(doc.to_array("SENT_START").astype("int64") == 1)  # [T]
+        last = numpy.maximum(arr[:, 1] - 1, 0)
+        keep &= ~is_punct[arr[:, 0]] & ~is_punct[last] & (sentence[arr[:, 0]] == sentence[last])
+        lower = [t.lower_ for t in doc]
+        keep &= ~numpy.fromiter((lower[i] in NOT_AT_START for i in arr[:, 0]), bool, len(arr))
+        keep &= ~numpy.fromiter((lower[i] in NOT_AT_END for i in last), bool, len(arr))
+
     return numpy.unique(arr[keep], axis=0)  # unique() also sorts rows lexicographically
 
 

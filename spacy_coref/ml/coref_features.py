@@ -9,9 +9,9 @@ torch head (`ml/torch/pair_features.py`, which also defines the columns and thei
 from typing import Dict, List, Tuple
 
 import numpy
-from spacy.tokens import Doc, Token
+from spacy.tokens import Doc, Span, Token
 
-from ..annotations import get_speakers
+from ..annotations import SPEAKERS_KEY, get_speakers
 from .torch import pair_features as pf
 
 # fmt: off
@@ -35,6 +35,8 @@ ENTITY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT
                  "CARDINAL")
 ENTITY_IDS = {label: i + 1 for i, label in enumerate(ENTITY_LABELS)}
 OTHER_ENTITY = pf.N_ENTITY_VALUES - 1
+# what the features read (spacy_coref.S2ECoref.v4): the doc's annotations, or its text alone
+FEATURE_ANNOTATIONS = ("doc", "text")
 # fmt: on
 
 
@@ -92,6 +94,21 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     out[:, pf.SUBJECT] = mentions.clause_subjects
     out[:, pf.SPEAKER] = speaker_ids(doc)[heads]
     return out
+
+
+def text_view(doc: Doc) -> Doc:
+    """A copy of the doc with its words, sentence boundaries and speakers only: what the
+    features of a model trained without a parser read, so that the parse, tags and entities of
+    a full pipeline change nothing."""
+    sent_starts = None
+    if doc.has_annotation("SENT_START"):
+        sent_starts = [bool(t.is_sent_start) for t in doc]
+    view = Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
+               sent_starts=sent_starts)
+    if SPEAKERS_KEY in doc.spans:
+        view.spans[SPEAKERS_KEY] = [Span(view, s.start, s.end, label=s.label)
+                                    for s in doc.spans[SPEAKERS_KEY]]
+    return view
 
 
 def sentence_indices(doc: Doc) -> numpy.ndarray:

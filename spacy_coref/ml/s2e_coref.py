@@ -1,7 +1,9 @@
-"""`spacy_coref.S2ECoref.v3` (and v2, v1): token vectors from any tok2vec (a `spacy-transformers`
-listener, a CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e head with Entity
-Equalization. v2 adds annotation schemes and keeps antecedents from containing their mention;
-v3 adds linguistic features of the candidates (parse, morphology, entities, speakers)."""
+"""`spacy_coref.S2ECoref.v4` (and v3, v2, v1): token vectors from any tok2vec (a
+`spacy-transformers` listener, a CNN `Tok2Vec`, ...), candidates from the doc, and the torch s2e
+head with Entity Equalization. v2 adds annotation schemes and keeps antecedents from containing
+their mention; v3 adds linguistic features of the candidates (parse, morphology, entities,
+speakers); v4 can read those features from the text alone, as a model trained without a parser
+needs (the same scores on a parsed doc as on a bare one)."""
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
@@ -14,7 +16,7 @@ from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
 from ..annotations import get_scheme
 from ..errors import Errors
 from .candidates import CandidateSource, doc_candidates
-from .coref_features import candidate_attributes
+from .coref_features import FEATURE_ANNOTATIONS, candidate_attributes, text_view
 from .torch.pair_features import FEATURE_GROUP_PARAMETERS, FEATURE_GROUPS
 from .torch.s2e import FEATURE_PREFIX, DocScores, S2ECorefHead
 
@@ -65,7 +67,8 @@ def build_s2e_coref_v2(
     entity_equalization (bool): refine mention representations with Entity Equalization.
     ee_chunk (int): Entity Equalization works on chunks of at most this many mentions.
     candidates (str): "rules" (doc.spans[candidates_key]), "spans" (all spans up to
-        max_span_width) or "both".
+        max_span_width), "both", or "sentence_spans" (the spans up to max_span_width within
+        one sentence that neither start nor end on punctuation).
     mixed_precision (bool): fp16/bf16 autocast for the head on GPU.
     schemes (Sequence[str]): the annotation schemes the model tells apart (e.g. ["ontonotes",
         "litbank"]): a doc follows the scheme it names (doc.user_data["coref_scheme"], set by
@@ -161,6 +164,45 @@ def build_s2e_coref_v3(
         name for group in FEATURE_GROUPS if group not in feature_groups
         for name in FEATURE_GROUP_PARAMETERS[group]
     ]
+    return model
+
+
+@registry.architectures("spacy_coref.S2ECoref.v4")
+def build_s2e_coref_v4(
+    tok2vec: Model[List[Doc], List[Floats2d]],
+    hidden_width: int = 256,
+    dropout: float = 0.3,
+    top_lambda: float = 0.4,
+    max_antecedents: int = 50,
+    antecedent_window: int = 500,
+    entity_equalization: bool = True,
+    ee_chunk: int = 1024,
+    candidates: CandidateSource = "rules",
+    candidates_key: str = "coref_mentions",
+    max_span_width: int = 10,
+    mixed_precision: bool = False,
+    schemes: Sequence[str] = (),
+    containing_antecedents: bool = False,
+    features: bool = True,
+    feature_width: int = 32,
+    features_only: bool = False,
+    feature_groups: Sequence[str] = FEATURE_GROUPS,
+    feature_annotations: str = "doc",
+) -> Model[InT, OutT]:
+    """spacy_coref.S2ECoref.v3 with a choice of what the features read. The weights are v3's.
+
+    feature_annotations (str): "doc": everything the doc has (parse, tags, morphology,
+        entities); "text": the words, sentence boundaries and speakers alone, whatever else
+        the doc has, for a model trained without a parser (the fast pipeline).
+    RETURNS (Model): docs -> List[CorefScores].
+    """
+    if feature_annotations not in FEATURE_ANNOTATIONS:
+        raise ValueError(Errors.CE393.format(value=feature_annotations,
+                                             options=", ".join(FEATURE_ANNOTATIONS)))
+    settings = dict(locals())
+    settings.pop("feature_annotations")
+    model = build_s2e_coref_v3(**settings)
+    model.attrs["feature_annotations"] = feature_annotations
     return model
 
 
@@ -266,6 +308,8 @@ def head_inputs(model: Model, docs: InT, vectors: List[Floats2d]) -> tuple:
     schemes = scheme_indices(model, docs)
     attributes = None
     if model.attrs.get("feature_width"):
+        if model.attrs.get("feature_annotations") == "text":
+            docs = [text_view(doc) for doc in docs]
         attributes = [candidate_attributes(doc, c) for doc, c in zip(docs, candidates)]
     return (vectors, candidates, schemes, attributes)
 

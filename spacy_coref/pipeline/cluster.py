@@ -25,6 +25,7 @@ from ..annotations import (
 )
 from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
+from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..types import MentionOffset
 from .clustering import antecedent_loss, mention_loss, pair_score_tuples
@@ -319,7 +320,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
 
     def _check_candidates(self, docs: List[Doc]) -> None:
         candidates = self.model.attrs.get("candidates", {})
-        if candidates.get("source", "rules") == "spans":
+        if candidates.get("source", "rules") in SPAN_SOURCES:
             return
         key = candidates.get("key", MENTIONS_KEY)
         if any(len(doc) and key not in doc.spans for doc in docs):

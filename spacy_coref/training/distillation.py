@@ -16,6 +16,7 @@ from spacy.tokens import Doc
 from ..annotations import get_clusters, set_clusters, set_doc_id
 from ..errors import Errors
 from ..formats import read_docs, write_docs
+from ..pipeline.coref import SHIPPED_PIPELINES
 from ..util import bare_copy, check_at_least_one
 from .evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
 from .unlabeled import read_texts
@@ -28,11 +29,12 @@ def load_pipeline(model: str, *, base: str = BASE_PIPELINE) -> Language:
     a trained pipeline that needs no parse (e.g. the student, with span candidates) is loaded
     as it is; one that needs a parse gets it (`load_coref_nlp`: its own parser, or `base`).
 
-    model (str): a trained pipeline directory, a coreference pipeline directory, or "default".
+    model (str): a trained pipeline directory, a coreference pipeline directory, or the name
+        of a shipped one ("default", "fast").
     base (str): the parser pipeline for coreference pipelines without their own.
     RETURNS (Language): the pipeline.
     """
-    if model != "default":
+    if model not in SHIPPED_PIPELINES:
         path = Path(model)
         if not (path / "config.cfg").exists():
             raise ValueError(Errors.CE267.format(path=path))

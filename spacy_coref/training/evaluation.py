@@ -17,7 +17,7 @@ from ..errors import Errors
 from ..formats.gap import gap_coref
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.constraints import FEMININE, MASCULINE, PRONOUN_CLASS, check_constraints
-from ..pipeline.coref import CorefStack
+from ..pipeline.coref import SHIPPED_PIPELINES, CorefStack, coref_pipeline_path
 from ..pipeline.mentions import CorefMentions
 from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
 from ..scoring.metrics import CorefEvaluator
@@ -32,14 +32,17 @@ GIVEN_MENTIONS_KEY = "coref_given_mentions"
 def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
     """A pipeline that parses and resolves coreference. `model` is either a full trained pipeline
     with its own parser (e.g. training/coref/model-best), or a coreference pipeline to stack on
-    `base` through the `coref` component (e.g. spacy_coref/default_model); "default" is the
-    shipped default."""
-    if model != "default":
+    `base` through the `coref` component (e.g. spacy_coref/default_model); "default" and
+    "fast" are the shipped pipelines. A coreference pipeline that needs no parse (the fast one)
+    runs on a blank pipeline, as users of it would."""
+    if model not in SHIPPED_PIPELINES:
         components = spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"]
         if "parser" in components:
             return spacy.load(model)
-    nlp = spacy.load(base)
-    nlp.add_pipe("coref", config={"pipeline": None if model == "default" else str(model)})
+    path = coref_pipeline_path(model)
+    components = spacy.util.load_config(path / "config.cfg")["nlp"]["pipeline"]
+    nlp = spacy.load(base) if "coref_mentions" in components else spacy.blank("en")
+    nlp.add_pipe("coref", config={"pipeline": str(path)})
     return nlp
 
 
@@ -63,7 +66,8 @@ def evaluate_docs(
     references (List[Doc]): The gold docs.
     keep_singletons (bool): score singleton clusters in "conll" (False removes them from key
         and response).
-    gold_mentions (bool): also score GAP docs in the gold-two-mention setting.
+    gold_mentions (bool): also score GAP docs in the gold-two-mention setting (where the
+        pipeline has rule-based mentions to replace).
     oracle_mentions (bool): also score the fully annotated docs with every gold mention
         (singletons included) as the only candidates, in "conll_oracle_mentions".
     batch_size (int): docs per batch.
@@ -95,12 +99,14 @@ def evaluate_docs(
         other = _conll_scores(conll_refs, conll_preds, not keep_singletons)
         kept, removed = (result["conll"], other) if keep_singletons else (other, result["conll"])
         result["conll_singletons"], result["conll_without_singletons"] = kept, removed
-    if conll_refs and oracle_mentions:
+    # given mentions replace the rule-based ones: a model that scores all spans has none
+    takes_mentions = bool(mention_components(nlp))
+    if conll_refs and oracle_mentions and takes_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
             docs = (_with_all_gold_mentions(ref, nlp.vocab) for ref in conll_refs)
             given = list(nlp.pipe(docs, batch_size=batch_size))
         result["conll_oracle_mentions"] = _conll_scores(conll_refs, given, keep_singletons)
-    if gap_refs and gold_mentions:
+    if gap_refs and gold_mentions and takes_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
             docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)
             given = list(nlp.pipe(docs, batch_size=batch_size))

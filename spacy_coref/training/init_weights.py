@@ -79,10 +79,16 @@ def load_component_weights(nlp: Language, component: str, directory: Path) -> No
         raise ValueError(
             Errors.CE265.format(path=directory, saved=saved_width, width=width, name=component)
         )
+    # the weights come from the file, the settings (model attrs, e.g. where the candidates come
+    # from) from the config being trained: thinc's from_bytes would restore the saved ones
+    configured = [dict(node.attrs) for node in pipe.model.walk()]
     try:
         pipe.model.from_bytes(model_path.read_bytes())
     except Exception as e:  # any mismatch in the layer tree names the file
         raise ValueError(Errors.CE266.format(path=model_path, name=component, error=e)) from e
+    for node, attrs in zip(pipe.model.walk(), configured):
+        node.attrs.clear()
+        node.attrs.update(attrs)
     logger.info("Loaded pre-trained weights into '%s' from %s", component, directory)
 
 

@@ -82,16 +82,19 @@ def _result(words_per_s, resolved, **extra):
             "peak_above_loaded_mb": 100.0, "precision_resolved": resolved, **extra}
 
 
+# what (a) and (a') report besides their speed
+FLOOR = dict(windows=3, wordpieces=1200, max_window=512, padded_fraction_planned=0.01)
+WINDOWS = dict(segments=5, wordpieces=1500, padded_fraction_naive=0.2,
+               padded_fraction_planned=0.02)
+
+
 def test_rows_and_ratios_per_precision(capsys):
-    floor = dict(windows=3, wordpieces=1200, max_window=512, padded_fraction_planned=0.01)
-    windows = dict(segments=5, wordpieces=1500, padded_fraction_naive=0.2,
-                   padded_fraction_planned=0.02)
     results = {
         "parse": _result(5000.0, "fp32"),
         "runs": {
             precision: {
-                "encoder": _result(speed, precision, **floor),
-                "encoder_windows": _result(0.8 * speed, precision, **windows),
+                "encoder": _result(speed, precision, **FLOOR),
+                "encoder_windows": _result(0.8 * speed, precision, **WINDOWS),
                 "coref": _result(0.7 * speed, precision),
             }
             for precision, speed in (("fp32", 6000.0), ("bf16", 12000.0))
@@ -109,3 +112,21 @@ def test_rows_and_ratios_per_precision(capsys):
                 "(b) coref on parsed docs", "(c) fastcoref"):
         assert f"{row}" in out
     assert out.count("[bf16]") >= 3 and "(b) bf16 / (a) fp32: 1.400" in out
+
+
+def test_the_fast_pipeline_row_and_its_ratios(capsys):
+    results = {
+        "parse": _result(4000.0, "fp32"),
+        "runs": {"fp32": {"encoder": _result(6000.0, "fp32", **FLOOR),
+                          "encoder_windows": _result(5000.0, "fp32", **WINDOWS),
+                          "coref": _result(4000.0, "fp32"),
+                          "fast": _result(5000.0, "fp32")}},
+        "fastcoref": _result(2000.0, "fp32"),
+    }
+    results["ratios"] = ratios(results)
+    assert results["ratios"]["fp32"]["fast_over_fastcoref"] == pytest.approx(2.5)
+    # parse at 4,000 and coref at 4,000 words/s together run at 2,000
+    assert results["ratios"]["fp32"]["fast_over_coref_with_parse"] == pytest.approx(2.5)
+    print_table(results)
+    out = capsys.readouterr().out
+    assert "(d) fast pipeline from raw text" in out and "(d)/(c) 2.500" in out

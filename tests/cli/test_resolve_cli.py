@@ -266,3 +266,15 @@ def test_precision_option():
     assert_offsets_match(record)
     # bf16 keeps the clusters of this easy text
     assert "Marie Curie" in {m["text"] for c in record["clusters"] for m in c["mentions"]}
+
+
+def test_the_fast_pipeline_resolves_without_a_parser():
+    nlp = load_resolver("fast")
+    assert nlp.pipe_names == ["coref"]  # a blank host: nothing parses
+    result = run(["--model", "fast", TEXTS[0], TEXTS[2]])
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(result.stdout)
+    assert [r["text"] for r in records] == [TEXTS[0], TEXTS[2]]
+    for record in records:
+        assert_offsets_match(record)
+    assert any(record["clusters"] for record in records)

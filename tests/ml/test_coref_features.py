@@ -15,8 +15,14 @@ from spacy.util import fix_random_seed, registry
 from thinc.api import Adam, Config, Model
 
 import spacy_coref
-from spacy_coref.annotations import get_clusters, set_clusters, set_mentions, set_speakers
-from spacy_coref.ml.coref_features import candidate_attributes, word_shape
+from spacy_coref.annotations import (
+    get_clusters,
+    get_speakers,
+    set_clusters,
+    set_mentions,
+    set_speakers,
+)
+from spacy_coref.ml.coref_features import candidate_attributes, text_view, word_shape
 from spacy_coref.ml.s2e_coref import build_s2e_coref_v3
 from spacy_coref.ml.torch import pair_features as pf
 from spacy_coref.ml.torch.constants import MASKED_SCORE
@@ -488,3 +494,32 @@ def test_feature_groups_left_out_keep_their_zero_weights():
     }
     with pytest.raises(ValueError, match="CE116.*'syntax'"):
         _model("spacy_coref.S2ECoref.v3", feature_groups=["syntax"])
+
+
+def test_v4_features_from_the_text_alone_ignore_the_parse():
+    """feature_annotations "text": a parsed doc scores exactly as its bare words with the same
+    sentences and speakers; "doc" (v3's behaviour) reads the parse, so the scores differ."""
+    vocab = spacy.blank("en").vocab
+    parsed = Doc(vocab, **PARSED)
+    bare = Doc(vocab, words=PARSED["words"], sent_starts=[t.is_sent_start for t in parsed])
+    for doc in (parsed, bare):
+        set_speakers(doc, ["A"] * 8 + ["B"] * 4)
+    text = _model("spacy_coref.S2ECoref.v4", candidates="spans", max_span_width=3,
+                  feature_width=8, feature_annotations="text")
+    text.initialize(X=[parsed])
+    _randomize_features(text.get_ref("head").shims[0]._model)
+    doc_features = _model("spacy_coref.S2ECoref.v4", candidates="spans", max_span_width=3,
+                          feature_width=8)
+    doc_features.initialize(X=[parsed])
+    doc_features.from_bytes(text.to_bytes())
+    doc_features.attrs["feature_annotations"] = "doc"  # from_bytes brought the saved "text"
+    from_parsed, from_bare = text.predict([parsed])[0], text.predict([bare])[0]
+    numpy.testing.assert_array_equal(from_parsed.scores, from_bare.scores)
+    assert not numpy.array_equal(doc_features.predict([parsed])[0].scores, from_parsed.scores)
+    # the text view keeps the sentences and speakers the features read
+    view = text_view(parsed)
+    assert not view.has_annotation("DEP") and not view.has_annotation("POS")
+    assert [s.start for s in view.sents] == [s.start for s in parsed.sents] == [0, 8]
+    assert get_speakers(view) == get_speakers(parsed)
+    with pytest.raises(ValueError, match="CE393"):
+        _model("spacy_coref.S2ECoref.v4", feature_annotations="parse")

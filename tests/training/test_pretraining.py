@@ -449,3 +449,32 @@ def test_mask_token_comes_from_the_encoders_tokenizer(tmp_path):
     assert nlp.get_pipe("transformer").model.tokenizer is None
     assert mask_token_of(nlp, "transformer") == "<mask>"
     assert mask_token_of(nlp, None) == "[MASK]"  # no encoder component: BERT's
+
+
+def test_init_callback_keeps_the_settings_of_the_config(tmp_path):
+    """The weights come from the saved component, the settings (model attrs: where candidates
+    come from, their widths) from the pipeline being trained: a student with all spans as
+    candidates keeps them when it starts from a teacher's head that read rule mentions."""
+    teacher = spacy.blank("en")
+    teacher.add_pipe("coref_cluster", config={"model": {**SMALL["model"], "candidates": "rules"}})
+    _initialized_with_mentions(teacher)
+    teacher.get_pipe("coref_cluster").to_disk(tmp_path / "coref_cluster")
+    student = _cnn_nlp(1)
+    create_init_coref_weights(tmp_path)(student)
+    model = student.get_pipe("coref_cluster").model
+    assert model.attrs["candidates"]["source"] == "spans"
+    assert model.attrs["candidates"]["max_width"] == SMALL["model"]["max_span_width"]
+    # and the weights are the teacher's
+    assert student.get_pipe("coref_cluster").to_bytes(exclude=["cfg"]) != _cnn_nlp(1).get_pipe(
+        "coref_cluster").to_bytes(exclude=["cfg"])
+    doc = student.make_doc("Alice saw Bob . She waved at him .")
+    assert len(student.get_pipe("coref_cluster").predict([doc])[0].candidates) > 0
+
+
+def _initialized_with_mentions(nlp):
+    doc = nlp.make_doc("Alice saw Bob . She waved at him .")
+    doc.spans["coref_mentions"] = [doc[0:1], doc[2:3], doc[4:5], doc[7:8]]
+    reference = nlp.make_doc("Alice saw Bob . She waved at him .")
+    set_clusters(reference, [[(0, 1), (4, 5)]])
+    nlp.initialize(lambda: [Example(doc, reference)])
+    return nlp

@@ -1,0 +1,42 @@
+"""Candidate mentions without a parse: all spans up to a width ("spans"), and the spans a mention
+can be ("sentence_spans": within one sentence, no punctuation or function word at an edge)."""
+import spacy
+from spacy.tokens import Doc
+
+from spacy_coref.ml.candidates import doc_candidates
+
+WORDS = ["Maria", "runs", "the", "shop", ".", "She", "and", "her", "son", "left", "."]
+SENT_STARTS = [True] + [False] * 4 + [True] + [False] * 5
+
+
+def _doc(sentences: bool = True) -> Doc:
+    return Doc(spacy.blank("en").vocab, words=WORDS,
+               sent_starts=SENT_STARTS if sentences else None)
+
+
+def _texts(doc, spans):
+    return {doc[int(s):int(e)].text for s, e in spans}
+
+
+def test_sentence_spans_stay_in_one_sentence_and_skip_edges():
+    doc = _doc()
+    spans = doc_candidates(doc, source="sentence_spans", max_width=4)
+    texts = _texts(doc, spans)
+    assert {"Maria", "the shop", "She", "her son", "her", "She and her son"} <= texts
+    assert "shop . She" not in texts and ". She" not in texts  # across the boundary, punct
+    assert "the" not in texts and "and her" not in texts  # function words at an edge
+    assert "runs the" not in texts
+    every = _texts(doc, doc_candidates(doc, source="spans", max_width=4))
+    assert texts < every and "shop . She" in every and "the" in every
+    # sorted and unique, as for the other sources
+    assert [tuple(s) for s in spans.tolist()] == sorted({tuple(s) for s in spans.tolist()})
+
+
+def test_without_sentence_boundaries_the_doc_is_one_sentence():
+    doc = _doc(sentences=False)
+    texts = _texts(doc, doc_candidates(doc, source="sentence_spans", max_width=4))
+    assert "shop . She" in texts  # one sentence: only the edges are checked
+    assert ". She and" not in texts and "the shop" in texts
+    assert "Maria runs the shop" in texts
+    empty = Doc(doc.vocab, words=[])
+    assert doc_candidates(empty, source="sentence_spans").shape == (0, 2)
