@@ -1,9 +1,10 @@
 """Dev CoNLL F1 (LitBank, OntoGUM), GAP F1 and speed of the shipped fast pipeline for other
 decoding settings: candidates kept per token (top_lambda) and where candidates come from.
 
-    python scripts/fast_decoding_sweep.py 1.2/sentence_spans 1.5/spans ...
+    python scripts/fast_decoding_sweep.py [--model DIR] 1.2/sentence_spans 1.5/spans ...
 
-Each argument is TOP_LAMBDA/SOURCE. Reads corpus/dev and corpus/gap-dev (`spacy project run
+Each argument is TOP_LAMBDA/SOURCE; --model: a trained pipeline that needs no parser (e.g.
+training/fast/model-best) instead of the shipped fast pipeline. Reads corpus/dev and corpus/gap-dev (`spacy project run
 convert`). Speed: words/s of the whole pipeline on the raw text of OntoGUM dev.
 """
 import sys
@@ -13,8 +14,8 @@ from spacy_coref.formats import read_docs
 from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp
 
 
-def main(settings):
-    nlp = load_coref_nlp("fast")
+def main(settings, model="fast"):
+    nlp = load_coref_nlp(model)
     model = nlp.get_pipe("coref").inner.get_pipe("coref_cluster").model
     head = model.get_ref("head").shims[0]._model  # built from the config: set it in place
     dev = {name: read_docs(f"corpus/dev/{name}.spacy") for name in ("litbank", "gum")}
@@ -36,4 +37,8 @@ def main(settings):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    if args[:1] == ["--model"]:
+        main(args[2:], model=args[1])
+    else:
+        main(args)
