@@ -5,6 +5,7 @@ candidates); or the spans up to a width that a mention can be without a parse
 from typing import Literal
 
 import numpy
+from spacy.strings import hash_string
 
 from ..annotations import MENTIONS_KEY
 from ..types import MentionOffsets
@@ -17,6 +18,8 @@ NOT_AT_START = frozenset(("and", "or", "but", "nor", "of", "to", "in", "on", "at
                           "from", "by", "as", "than", "because", "if", "when", "while"))
 NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to", "in", "on",
                         "at", "for", "with", "from", "by", "as", "than", "very"))
+_NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
+_NOT_AT_END_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_END], dtype="uint64")
 
 
 def doc_candidates(
@@ -50,9 +53,9 @@ def doc_candidates(
             sentence = numpy.cumsum(doc.to_array("SENT_START").astype("int64") == 1)  # [T]
         last = numpy.maximum(arr[:, 1] - 1, 0)
         keep &= ~is_punct[arr[:, 0]] & ~is_punct[last] & (sentence[arr[:, 0]] == sentence[last])
-        lower = [t.lower_ for t in doc]
-        keep &= ~numpy.fromiter((lower[i] in NOT_AT_START for i in arr[:, 0]), bool, len(arr))
-        keep &= ~numpy.fromiter((lower[i] in NOT_AT_END for i in last), bool, len(arr))
+        lower = doc.to_array("LOWER")  # [T] hashes, compared as arrays: no loop over spans
+        keep &= ~numpy.isin(lower[arr[:, 0]], _NOT_AT_START_IDS)
+        keep &= ~numpy.isin(lower[last], _NOT_AT_END_IDS)
 
     return numpy.unique(arr[keep], axis=0)  # unique() also sorts rows lexicographically
 
