@@ -34,6 +34,9 @@ ENTITY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT
                  "LAW", "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL",
                  "CARDINAL")
 ENTITY_IDS = {label: i + 1 for i, label in enumerate(ENTITY_LABELS)}
+# the gender of each agreement class of `constraints` (bit flags up to 8; 0: none)
+_CLASS_GENDERS = numpy.zeros(16, dtype="int64")
+_CLASS_GENDERS[[1, 2, 4]] = (pf.MASCULINE, pf.FEMININE, pf.NEUTER)
 OTHER_ENTITY = pf.N_ENTITY_VALUES - 1
 # what the features read (spacy_coref.S2ECoref.v4): the doc's annotations, or its text alone
 FEATURE_ANNOTATIONS = ("doc", "text")
@@ -56,36 +59,28 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     if not len(candidates):
         return out
     starts, ends = candidates[:, 0], candidates[:, 1]
-    mentions = constraints.mention_constraints(doc, candidates)
-    class_genders = {
-        constraints.MASCULINE: pf.MASCULINE,
-        constraints.FEMININE: pf.FEMININE,
-        constraints.NEUTER: pf.NEUTER,
-    }
+    # first names are the decoding's (the shipped models were trained without them)
+    mentions = constraints.mention_constraints(doc, candidates, first_names=False)
     # mention_constraints has no head without a parse: then the last token, as it does
     heads = numpy.where(mentions.roots >= 0, mentions.roots, ends - 1)  # [C]
     sentences = sentence_indices(doc)  # [T]
-    lower = doc.to_array("LOWER")  # [T] hashes: a span's bytes are its lower-cased text
-    conjuncts = _conjuncts(doc)
-    by_head: Dict[int, Tuple[int, ...]] = {}  # nested candidates share heads
-    texts: Dict[bytes, int] = {}
+    # the head's attributes, read once per distinct head (candidates share heads)
+    distinct, head_of = numpy.unique(heads, return_inverse=True)  # [H], [C]
     lemmas: Dict[str, int] = {}
-    for i, (start, end) in enumerate(candidates.tolist()):
-        h = int(heads[i])
-        if h not in by_head:
-            by_head[h] = _head_attributes(doc[h], sentences, lemmas)
-        mention_type, person, number, gender, entity, shape, lemma = by_head[h]
-        classes = int(mentions.classes[i])
-        if any(start <= t < end for t in conjuncts.get(h, ())):
-            number, gender = pf.PLURAL, pf.UNKNOWN_GENDER  # "Ann and Bo", "it and the twins"
-        else:
-            number = pf.PLURAL if classes & constraints.PLURAL else number
-            # gendered nouns and titles ("his aunt", "Mr. Reyes")
-            gender = gender or class_genders.get(classes & ~constraints.PLURAL, 0)
-        reflexive = int(mentions.reflexive[i])
-        out[i, : pf.SHAPE + 1] = (mention_type, person, number, gender, reflexive, entity, shape)
-        out[i, pf.TEXT] = texts.setdefault(lower[start:end].tobytes(), len(texts))
-        out[i, pf.LEMMA] = lemma
+    by_head = numpy.asarray(
+        [_head_attributes(doc[h], sentences, lemmas) for h in distinct.tolist()], dtype="int64"
+    ).reshape((len(distinct), 7))[head_of]  # [C, 7]
+    mention_type, person, number, gender, entity, shape, lemma = by_head.T  # [C] each
+    classes = mentions.classes  # [C]
+    number = numpy.where(classes & constraints.PLURAL, pf.PLURAL, number)
+    # gendered nouns and titles ("his aunt", "Mr. Reyes")
+    gender = numpy.where(gender != 0, gender, _CLASS_GENDERS[classes & ~constraints.PLURAL])
+    coordinated = _holding_conjuncts(doc, heads, starts, ends)  # "Ann and Bo", "it and the twins"
+    number[coordinated], gender[coordinated] = pf.PLURAL, pf.UNKNOWN_GENDER
+    columns = (mention_type, person, number, gender, mentions.reflexive, entity, shape)
+    out[:, : pf.SHAPE + 1] = numpy.stack(columns, axis=1)
+    out[:, pf.TEXT] = _text_ids(doc.to_array("LOWER"), starts, ends)
+    out[:, pf.LEMMA] = lemma
     out[:, pf.WIDTH] = numpy.searchsorted(pf.BUCKET_BOUNDARIES[:6], ends - starts - 1, "right")
     out[:, pf.SENTENCE] = sentences[starts]
     out[:, pf.START] = starts
@@ -158,6 +153,30 @@ def _head_attributes(head: Token, sentences: numpy.ndarray, lemmas: Dict[str, in
     )
 
 
+def _holding_conjuncts(doc: Doc, heads, starts, ends) -> List[int]:
+    """The candidates that hold a conjunct ("conj" dependent) of their head."""
+    conjuncts = _conjuncts(doc)
+    if not conjuncts:
+        return []
+    return [i for i in numpy.flatnonzero(numpy.isin(heads, list(conjuncts))).tolist()
+            if any(starts[i] <= t < ends[i] for t in conjuncts[int(heads[i])])]
+
+
+def _text_ids(lower: numpy.ndarray, starts: numpy.ndarray, ends: numpy.ndarray) -> numpy.ndarray:
+    """[C] ids equal exactly where the candidates' lower-cased texts are: the rows of LOWER
+    hashes are made unique one width at a time."""
+    ids = numpy.zeros(len(starts), dtype="int64")
+    widths = ends - starts
+    next_id = 0
+    for width in numpy.unique(widths).tolist():
+        rows = numpy.flatnonzero(widths == width)
+        hashes = lower[starts[rows, None] + numpy.arange(width)]  # [n, width]
+        _, inverse = numpy.unique(hashes, axis=0, return_inverse=True)
+        ids[rows] = inverse.reshape(-1) + next_id
+        next_id += int(inverse.max()) + 1
+    return ids
+
+
 def _conjuncts(doc: Doc) -> Dict[int, List[int]]:
     """The conjuncts ("conj" dependents) of each token that has some."""
     out: Dict[int, List[int]] = {}
@@ -192,6 +211,8 @@ def _morphology(head: Token) -> Tuple[int, int, int]:
     morph = head.morph
     unknown = (0, 0, 0)
     form = PRONOUN_FORMS.get(head.lower_, unknown) if head.pos_ in ("PRON", "") else unknown
+    if not len(morph):  # no morphology (a text view, a pipeline without a tagger)
+        return form
     keys = ("Person", "Number", "Gender")
     values = []
     for key, table, fallback in zip(keys, (PERSONS, NUMBERS, GENDERS), form):

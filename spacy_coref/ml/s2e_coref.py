@@ -61,7 +61,7 @@ def build_s2e_coref_v2(
     tok2vec (Model): token vectors for each doc; its output width is read at initialization.
     hidden_width (int): width of the start/end projections m_s, m_e, a_s, a_e.
     dropout (float): dropout on the token vectors.
-    top_lambda (float): keep the top lambda * T candidates by mention score.
+    top_lambda (float): keep the top lambda * T candidates by mention score (at least 20).
     max_antecedents (int): K, the candidate antecedents kept per mention.
     antecedent_window (int): how many earlier mentions are scored as antecedents.
     entity_equalization (bool): refine mention representations with Entity Equalization.

@@ -5,8 +5,9 @@ reliably, and their violations are the errors a user sees first:
 * agreement: one entity is not referred to by "he" and by "she", nor by "it" and by a person's
   pronoun, nor by "they" and by "he"/"she" (singular they joins no he/she cluster, and an
   organisation may be "it" and "they"). Gendered nouns and titles ("his aunt", "Mr. Reyes") and
-  plural nouns and coordinations ("the twins", "Ann and Bo") count like pronouns. First and
-  second person are left free: in dialogue, "I" is the "he" of the narration.
+  plural nouns and coordinations ("the twins", "Ann and Bo") count like pronouns, and so do
+  people's names with a first name of clear gender ("Alice Okafor", `first_names.py`). First
+  and second person are left free: in dialogue, "I" is the "he" of the narration.
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
@@ -26,6 +27,7 @@ from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
+from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -70,7 +72,14 @@ GENDERED_WORDS = {
         "maid", "housewife", "goddess", "abbess", "landlady", "hostess",
     ), FEMININE),
 }
+FIRST_NAME_CLASS = {
+    **dict.fromkeys(MASCULINE_FIRST_NAMES, MASCULINE),
+    **dict.fromkeys(FEMININE_FIRST_NAMES, FEMININE),
+}
 # fmt: on
+NAME_POS = {"PROPN", "NOUN"}
+# A name in an entity of another type is not a person's ("George Washington University").
+PERSON_ENTS = {"", "PERSON"}
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
@@ -100,24 +109,30 @@ def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
     return constraints
 
 
-def mention_constraints(doc: Doc, spans: Sequence[Sequence[int]]) -> MentionConstraints:
+def mention_constraints(
+    doc: Doc, spans: Sequence[Sequence[int]], *, first_names: bool = True
+) -> MentionConstraints:
     """Agreement class, head, binding subject and reflexivity of each mention.
 
     doc (Doc): the doc; without a dependency parse, mentions have no head or subject, and only
-        pronouns (by their form) have a class.
+        pronouns (by their form) and names (by their first name) have a class.
     spans (Sequence): [M] (start, end) token offsets, end exclusive.
+    first_names (bool): give people's names the class of their first name.
     RETURNS (MentionConstraints): arrays over the mentions.
     """
     n = len(spans)
+    parsed = doc.has_annotation("DEP")
+    if not parsed:
+        return _unparsed_constraints(doc, numpy.asarray(spans, dtype="int64").reshape((n, 2)),
+                                     first_names)
     classes = numpy.zeros(n, dtype="int64")
     roots = numpy.full(n, -1, dtype="int64")
     subjects = numpy.full(n, -1, dtype="int64")
     reflexive = numpy.zeros(n, dtype=bool)
-    parsed = doc.has_annotation("DEP")
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
-        root = span.root if parsed else span[-1]
-        classes[i] = _agreement_class(span, root, parsed)
+        root = span.root
+        classes[i] = _agreement_class(span, root, True, first_names)
         reflexive[i] = len(span) == 1 and (
             root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
         )
@@ -126,6 +141,45 @@ def mention_constraints(doc: Doc, spans: Sequence[Sequence[int]]) -> MentionCons
             subject = _binding_subject(root, reflexive[i])
             subjects[i] = -1 if subject is None else subject.i
     return MentionConstraints(classes, roots, subjects, reflexive)
+
+
+def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
+    """`mention_constraints` of a doc without a parse, as arrays: the fast pipeline's
+    candidates are every short span, about ten per token, so each token is read once and the
+    spans only index what was read. Each span gets what `_agreement_class` gives it alone."""
+    n = len(spans)
+    starts, ends = spans[:, 0], spans[:, 1]
+    last = ends - 1  # [n] a span's last token stands in for its head
+    n_tokens = len(doc)
+    pronoun_class = numpy.zeros(n_tokens + 1, dtype="int64")  # [T + 1]
+    pronoun_pos = numpy.zeros(n_tokens + 1, dtype=bool)
+    reflexive_word = numpy.zeros(n_tokens + 1, dtype=bool)
+    title_case = numpy.zeros(n_tokens + 1, dtype=bool)
+    title_word = numpy.zeros(n_tokens + 1, dtype=bool)  # "Dr.", "Mrs.": not a first name
+    name_class = numpy.zeros(n_tokens + 1, dtype="int64")
+    for token in doc:
+        i, lower = token.i, token.lower_
+        pronoun_class[i] = PRONOUN_CLASS.get(lower, 0)
+        pronoun_pos[i] = token.pos_ == "PRON"
+        reflexive_word[i] = lower in REFLEXIVES or "Yes" in token.morph.get("Reflex")
+        title_case[i] = token.is_title
+        title_word[i] = lower in GENDERED_WORDS or lower in NEUTRAL_TITLES
+        name_class[i] = FIRST_NAME_CLASS.get(token.text, 0)
+    single = ends - starts == 1  # [n]
+    classes = numpy.where(single | pronoun_pos[last], pronoun_class[last], 0)  # [n]
+    if first_names:
+        # a name alone: every word title-cased, the first word that is not a title a first name
+        untitled = numpy.concatenate([[0], numpy.cumsum(~title_case[:n_tokens])])  # [T + 1]
+        all_title = untitled[ends] - untitled[starts] == 0  # [n]
+        # the first token at or after each position that is not a title word
+        positions = numpy.where(title_word, n_tokens, numpy.arange(n_tokens + 1))
+        first_word = numpy.minimum.accumulate(positions[::-1])[::-1]  # [T + 1]
+        first = first_word[starts]  # [n]
+        named = numpy.where(first < ends, name_class[first], 0)
+        classes = numpy.where((classes == 0) & all_title, named, classes)
+    reflexive = single & reflexive_word[last]
+    unbound = numpy.full(n, -1, dtype="int64")
+    return MentionConstraints(classes, unbound, unbound.copy(), reflexive)
 
 
 def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
@@ -184,20 +238,37 @@ def conflicting_classes(classes: int) -> int:
     return out
 
 
-def _agreement_class(span, root: Token, parsed: bool) -> int:
+def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
     if len(span) == 1 or root.pos_ == "PRON":
         pronoun = PRONOUN_CLASS.get(root.lower_)
         if pronoun is not None:
             return pronoun
-    if root.pos_ == "PRON" or not parsed:
+    if not parsed:
+        # no parse: a name alone ("Alice", "Alice Okafor", "Dr. Alice Okafor")
+        return _first_name_class(span) if first_names and all(t.is_title for t in span) else 0
+    if root.pos_ == "PRON":
         return 0
     if root.tag_ == "NNS" or any(t.dep_ == "conj" and t.head == root for t in span):
         return PLURAL
     # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana")
-    for token in (root, *(t for t in span if t.i < root.i and t.dep_ == "compound")):
+    name = [t for t in span if t.i < root.i and t.dep_ == "compound"] + [root]  # in order
+    for token in (root, *name[:-1]):
         gendered = GENDERED_WORDS.get(token.lemma_.lower()) or GENDERED_WORDS.get(token.lower_)
         if gendered:
             return gendered
+    # a small tagger calls a rarer first name a noun ("Isabel beat Marco")
+    person = root.pos_ in NAME_POS and root.is_title and root.ent_type_ in PERSON_ENTS
+    if first_names and person:
+        return _first_name_class(name)
+    return 0
+
+
+def _first_name_class(name: Sequence[Token]) -> int:
+    """The class of a person's name by its first name: the first of its words that is not a
+    title ("Dr. Alice Okafor": Alice; "Okafor" alone: none)."""
+    for token in name:
+        if token.lower_ not in GENDERED_WORDS and token.lower_ not in NEUTRAL_TITLES:
+            return FIRST_NAME_CLASS.get(token.text, 0)
     return 0
 
 

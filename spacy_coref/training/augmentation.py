@@ -24,6 +24,7 @@ from ..annotations import GOLD_MENTIONS_KEY, get_cluster_groups
 from ..errors import Errors
 from ..formats import read_docs
 from ..formats.gap import FEMININE_PRONOUNS, MASCULINE_PRONOUNS
+from ..pipeline.first_names import NEUTRAL_TITLES
 
 # doc.user_data key naming the augmentation that made a copy (absent on original documents).
 AUGMENTED_KEY = "augmented"
@@ -91,13 +92,6 @@ TITLE_GENDERS = {
     "earl": MALE, "emperor": MALE, "empress": FEMALE, "monsieur": MALE, "madame": FEMALE,
     "mademoiselle": FEMALE, "herr": MALE, "frau": FEMALE, "signor": MALE, "signora": FEMALE,
 }
-NEUTRAL_TITLES = frozenset((
-    "dr.", "dr", "prof.", "professor", "president", "vice", "prime", "minister", "secretary",
-    "chair", "chairman", "chairwoman", "speaker", "senator", "congressman", "congresswoman",
-    "representative", "ambassador", "governor", "mayor", "judge", "justice", "chief", "captain",
-    "general", "colonel", "sergeant", "officer", "detective", "inspector", "coach", "pope",
-    "bishop", "saint", "st.", "st", "doctor", "rev.", "reverend", "mister",
-))
 # Capitalised words that are never a person's name (sentence-initial function words, titles).
 NOT_NAMES = NEUTRAL_TITLES | frozenset(TITLE_GENDERS) | frozenset((
     "a", "an", "the", "this", "that", "these", "those", "some", "any", "no", "every", "each",

@@ -135,8 +135,8 @@ def test_damaged_file_is_named(model_copy, name, code, component, damage):
     "old,new,named",
     [
         ('factory = "coref_cluster"', 'factory = "coref_clusterx"', "coref_clusterx"),
-        ("top_lambda = 0.4", 'top_lambda = "high"', "top_lambda"),
-        ("top_lambda = 0.4", "top_lambda = 0.4\nwidth_of_nothing = 3", "width_of_nothing"),
+        ("top_lambda = 1.0", 'top_lambda = "high"', "top_lambda"),
+        ("top_lambda = 1.0", "top_lambda = 1.0\nwidth_of_nothing = 3", "width_of_nothing"),
     ],
 )
 def test_config_that_reads_but_does_not_build(model_copy, old, new, named):

@@ -26,7 +26,7 @@ from spacy_coref.ml.coref_features import candidate_attributes, text_view, word_
 from spacy_coref.ml.s2e_coref import build_s2e_coref_v3
 from spacy_coref.ml.torch import pair_features as pf
 from spacy_coref.ml.torch.constants import MASKED_SCORE
-from spacy_coref.ml.torch.s2e import S2ECorefHead
+from spacy_coref.ml.torch.s2e import MIN_KEPT, S2ECorefHead
 from spacy_coref.pipeline.cluster import CorefCluster
 
 DEFAULT_HEAD = Path(spacy_coref.__file__).parent / "default_model" / "coref_cluster" / "model"
@@ -95,6 +95,31 @@ def test_attributes_without_a_parse_and_with_speakers():
     assert (i["speaker"], her["speaker"], nasa["speaker"], me["speaker"]) == (0, 0, -1, 1)
     assert i["lemma"] != me["lemma"] and all(r["subject"] == -1 for r in (i, her, me))
     assert candidate_attributes(doc, numpy.zeros((0, 2), dtype="int64")).shape == (0, 16)
+
+
+def test_text_ids_are_equal_exactly_where_the_lower_cased_texts_are():
+    words = ["The", "cat", "saw", "the", "Cat", "and", "the", "cat", "saw", "it", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = numpy.asarray([(s, e) for s in range(len(words)) for e in range(s + 1, min(s + 4, 12))])
+    attrs = candidate_attributes(doc, spans)
+    texts = [doc[s:e].text.lower() for s, e in spans.tolist()]
+    same_text = numpy.asarray([[a == b for b in texts] for a in texts])
+    ids = attrs[:, pf.TEXT]
+    assert ((ids[:, None] == ids[None, :]) == same_text).all()
+
+
+def test_attributes_of_every_span_of_a_text_view_are_those_of_each_span_alone():
+    # the arrays over all candidates at once give what each candidate gives on its own
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    doc = text_view(nlp("Mrs. Alice Okafor told him about herself. They and NASA met Robert."))
+    n = len(doc)
+    spans = numpy.asarray([(s, e) for s in range(n) for e in range(s + 1, min(s + 5, n + 1))])
+    together = candidate_attributes(doc, spans)
+    alone = numpy.concatenate([candidate_attributes(doc, span[None]) for span in spans])
+    columns = [c for c in range(pf.N_ATTRIBUTES) if c not in (pf.TEXT, pf.LEMMA)]
+    assert (together[:, columns] == alone[:, columns]).all()
+    assert together[:, pf.REFLEXIVE].sum() == 1 and together[:, pf.GENDER].any()
 
 
 def test_word_shapes():
@@ -306,7 +331,7 @@ def test_tiny_docs(n_tokens, n_cands):
     x = torch.randn(n_tokens, 16, requires_grad=True)
     idx = torch.arange(n_cands)
     out = head([x], [idx], [idx], None, [_random_attributes(idx, idx)])[0]
-    kept = min(n_cands, max(1, int(0.4 * n_tokens)))
+    kept = min(n_cands, max(MIN_KEPT, int(0.4 * n_tokens)))
     assert out.scores.shape == (kept, 1 + max(0, kept - 1))
     assert torch.isfinite(out.scores).all()
 

@@ -4,7 +4,7 @@ import torch
 
 from spacy_coref.ml.torch.constants import MASKED_SCORE, NULL_COLUMN
 from spacy_coref.ml.torch.entity_equalization import entity_representations, soft_clusters
-from spacy_coref.ml.torch.s2e import S2ECorefHead
+from spacy_coref.ml.torch.s2e import MIN_KEPT, S2ECorefHead
 
 
 def _random_doc(n_tokens=30, n_in=16, seed=0):
@@ -51,11 +51,11 @@ def test_scores_match_the_formula_without_pruning():
 def test_window_top_k_and_pruning_bound_the_pairs():
     head = S2ECorefHead(16, 8, top_lambda=0.25, max_antecedents=3, antecedent_window=5,
                         query_block=3, entity_equalization=True, ee_chunk=4)
-    x, starts, ends = _random_doc(n_tokens=40)
+    x, starts, ends = _random_doc(n_tokens=120)
     out = head([x], [starts], [ends])[0]
-    assert len(out.kept) == 10  # 0.25 * 40 tokens
-    assert out.scores.shape == (10, 4)
-    positions = torch.arange(10)[:, None]
+    assert len(out.kept) == 30  # 0.25 * 120 tokens
+    assert out.scores.shape == (30, 4)
+    positions = torch.arange(30)[:, None]
     real = out.scores[:, 1:] > MASKED_SCORE / 2
     assert (out.antecedents[real] < positions.expand_as(real)[real]).all()
     assert (out.antecedents[real] >= (positions - 5).expand_as(real)[real]).all()
@@ -88,13 +88,22 @@ def test_soft_clusters_solve_the_fixed_point():
         assert torch.allclose(a[i], expected, atol=1e-5)
 
 
-@pytest.mark.parametrize("n_tokens,n_cands", [(0, 0), (1, 1), (3, 0), (2, 2)])
+@pytest.mark.parametrize("n_tokens,kept", [(30, MIN_KEPT), (100, 40)])
+def test_pruning_keeps_lambda_t_and_at_least_min_kept_best_candidates(n_tokens, kept):
+    # a short text keeps MIN_KEPT candidates, more than lambda * T; a long one lambda * T
+    head = S2ECorefHead(16, 8, top_lambda=0.4)
+    scores = torch.randn(2 * n_tokens)
+    pruned = head._prune(scores, n_tokens=n_tokens)
+    assert pruned.tolist() == sorted(torch.topk(scores, kept).indices.tolist())
+
+
+@pytest.mark.parametrize("n_tokens,n_cands", [(0, 0), (1, 1), (3, 0), (2, 2), (30, 25)])
 def test_tiny_docs(n_tokens, n_cands):
     head = S2ECorefHead(16, 8)
     x = torch.randn(n_tokens, 16, requires_grad=True)
     idx = torch.arange(n_cands)
     out = head([x], [idx], [idx])[0]
-    kept = min(n_cands, max(1, int(0.4 * n_tokens)))
+    kept = min(n_cands, max(MIN_KEPT, int(0.4 * n_tokens)))
     assert out.scores.shape == (kept, 1 + max(0, kept - 1))
     assert torch.isfinite(out.scores).all()
 

@@ -3,7 +3,7 @@ clusters. Docs are built by hand (words, heads, deps, tags), scores too."""
 import numpy
 import pytest
 import spacy
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from spacy_coref.ml.s2e_coref import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
@@ -13,11 +13,14 @@ from spacy_coref.pipeline.constraints import (
     MASCULINE,
     NEUTER,
     PLURAL,
+    _agreement_class,
     binding_masks,
     conflicting_classes,
     decode_clusters,
     mention_constraints,
 )
+from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
+from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
        "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON"}
@@ -65,9 +68,9 @@ def test_classes_from_pronouns_gendered_nouns_plurals_and_coordination():
     )
     spans = [(0, 3), (0, 1), (4, 5), (4, 6), (7, 9), (9, 10)]
     classes = mention_constraints(doc, spans).classes.tolist()
-    # "Ann and Bo" plural, "Ann" unknown, her feminine, "her aunt" feminine (its head), "the
-    # twins" plural, he masculine
-    assert classes == [PLURAL, 0, FEMININE, FEMININE, PLURAL, MASCULINE]
+    # "Ann and Bo" plural, "Ann" feminine (a first name), her feminine, "her aunt" feminine
+    # (its head), "the twins" plural, he masculine
+    assert classes == [PLURAL, FEMININE, FEMININE, FEMININE, PLURAL, MASCULINE]
 
 
 def test_conflicts_leave_singular_they_and_organisations_free():
@@ -117,11 +120,82 @@ def test_relative_clause_subject_is_the_noun_it_modifies():
     assert mention_constraints(doc, [(0, 2), (4, 5)]).clause_subjects.tolist() == [-1, 1]
 
 
-def test_without_a_parse_only_pronoun_forms_count():
-    doc = Doc(spacy.blank("en").vocab, words=["The", "twins", "saw", "her"])
-    mentions = mention_constraints(doc, [(0, 2), (3, 4)])
-    assert mentions.classes.tolist() == [0, FEMININE]
-    assert mentions.clause_subjects.tolist() == [-1, -1]
+def test_without_a_parse_only_pronoun_forms_and_names_count():
+    words = ["The", "twins", "saw", "her", "and", "Dr.", "Robert", "Okafor", "'s", "aunt"]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    mentions = mention_constraints(doc, [(0, 2), (3, 4), (5, 8), (6, 8), (6, 10), (7, 8)])
+    # a name alone by its first name; "Robert Okafor 's aunt" is not a name; "Okafor" has none
+    assert mentions.classes.tolist() == [0, FEMININE, MASCULINE, MASCULINE, 0, 0]
+    assert mentions.clause_subjects.tolist() == [-1] * 6
+    unnamed = mention_constraints(doc, [(5, 8)], first_names=False)
+    assert unnamed.classes.tolist() == [0]
+
+
+def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
+    # the arrays of a doc without a parse against the rules read off each span
+    words = ["Mrs.", "Alice", "Okafor", "hurt", "herself", ";", "Dr.", "Robert", "and", "they",
+             "saw", "him", "and", "Okafor", "'s", "Mary", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(s, e) for s in range(len(words)) for e in range(s + 1, min(s + 5, len(words) + 1))]
+    for first_names in (True, False):
+        mentions = mention_constraints(doc, spans, first_names=first_names)
+        expected = [_agreement_class(doc[s:e], doc[e - 1], False, first_names) for s, e in spans]
+        assert mentions.classes.tolist() == expected
+    assert [spans[i] for i in numpy.flatnonzero(mentions.reflexive)] == [(4, 5)]
+    assert (mentions.roots == -1).all() and (mentions.clause_subjects == -1).all()
+
+
+def name_doc():
+    # Mrs. Alice Okafor met Robert at George Washington University ; she thanked him .
+    doc = parsed(
+        ["Mrs.", "Alice", "Okafor", "met", "Robert", "at", "George", "Washington",
+         "University", ";", "she", "thanked", "him", "."],
+        [2, 2, 3, 3, 3, 3, 8, 8, 5, 3, 11, 3, 11, 3],
+        ["compound", "compound", "nsubj", "ROOT", "dobj", "prep", "compound", "compound", "pobj",
+         "punct", "nsubj", "conj", "dobj", "punct"],
+        ["NNP", "NNP", "NNP", "VBD", "NNP", "IN", "NNP", "NNP", "NNP", ".", "PRP", "VBD", "PRP",
+         "."],
+    )
+    doc.ents = [Span(doc, 6, 9, label="ORG")]
+    return doc
+
+
+def test_names_take_the_class_of_their_first_name():
+    doc = name_doc()
+    spans = [(0, 3), (1, 3), (2, 3), (4, 5), (6, 9)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    # the title first ("Mrs."), then the first name; a surname alone and an organisation named
+    # after a person have no class
+    assert classes == [FEMININE, FEMININE, 0, MASCULINE, 0]
+    assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [
+        FEMININE, 0, 0, 0, 0]
+
+
+def test_a_first_name_tagged_as_a_noun_counts_and_a_lower_case_word_does_not():
+    # Isabel beat Marco , frank and calm . (the tagger calls Isabel a noun)
+    doc = parsed(
+        ["Isabel", "beat", "Marco", ",", "frank"],
+        [1, 1, 1, 1, 1],
+        ["nsubj", "ROOT", "dobj", "punct", "dobj"],
+        ["NN", "VBD", "NNP", ".", "NN"],
+    )
+    assert mention_constraints(doc, [(0, 1), (2, 3), (4, 5)]).classes.tolist() == [FEMININE, 0, 0]
+
+
+def test_agreement_keeps_a_name_out_of_the_other_gender_cluster():
+    doc = name_doc()
+    spans = [(1, 3), (4, 5), (10, 11), (12, 13)]  # Alice Okafor, Robert, she, him
+    # the scores alone put "she" with Robert and "him" with Alice
+    scores = scores_for(spans, [[], [-1.0], [1.0, 3.0], [4.0, 2.0, -1.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(1, 3), (12, 13)], [(4, 5), (10, 11)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [
+        [(1, 3), (10, 11)], [(4, 5), (12, 13)]]
+
+
+def test_first_names_are_of_one_gender_and_cover_the_augmentation_names():
+    assert not FEMININE_FIRST_NAMES & MASCULINE_FIRST_NAMES
+    assert set(FEMALE_NAMES) <= FEMININE_FIRST_NAMES
+    assert set(MALE_NAMES) <= MASCULINE_FIRST_NAMES
 
 
 def test_binding_moves_the_pronoun_to_its_next_best_antecedent():

@@ -37,6 +37,9 @@ SCHEME_PARAMETERS = ("scheme_scale", "scheme_shift")
 SCHEME_GAIN = 10.0
 # The parameters of the linguistic features (spacy_coref.S2ECoref.v3) start with this prefix.
 FEATURE_PREFIX = "feature_scorer."
+# Pruning keeps at least this many candidates: a short text has more mentions per token than
+# the long documents top_lambda is set on ("Jack's brother admires himself.": 3 in 6 tokens).
+MIN_KEPT = 20
 
 
 class DocScores(NamedTuple):
@@ -178,7 +181,7 @@ class S2ECorefHead(nn.Module):
 
     def _prune(self, mention_scores: Tensor, n_tokens: int) -> Tensor:
         n_candidates = mention_scores.shape[0]
-        n_keep = min(n_candidates, max(1, int(self.top_lambda * n_tokens)))
+        n_keep = min(n_candidates, max(MIN_KEPT, int(self.top_lambda * n_tokens)))
         if n_keep >= n_candidates:
             return torch.arange(n_candidates, device=mention_scores.device)  # [C]
         top = torch.topk(mention_scores.detach(), n_keep).indices  # [M]

@@ -1,0 +1,80 @@
+"""Dev CoNLL F1 (LitBank, OntoGUM) and GAP F1 of a trained pipeline for other decoding settings,
+scoring each dev doc once: the model's antecedent scores are kept and only the decoding is
+repeated, so a sweep of many settings costs one pass of the model.
+
+    python scripts/decoding_sweep.py [--model default] [--top-lambda 0.4] SETTING ...
+
+SETTING is comma-separated key=value pairs of `decode_clusters` options, e.g.
+`null=-0.5,constraints=binding` (constraints joined by "+", or "none"). Reads corpus/dev and
+corpus/gap-dev (`spacy project run convert`). --top-lambda: the candidates kept per token
+when scoring (the model's own setting by default).
+"""
+import sys
+import time
+
+from spacy_coref.annotations import set_clusters
+from spacy_coref.formats import read_docs
+from spacy_coref.pipeline.constraints import decode_clusters
+from spacy_coref.training.evaluation import _conll_scores, _gap_scores, bare_copy, load_coref_nlp
+
+DEFAULTS = {"null": 0.0, "constraints": "agreement+binding"}
+
+
+def parse_setting(text):
+    setting = dict(DEFAULTS)
+    for item in filter(None, text.split(",")):
+        key, value = item.split("=")
+        if key not in DEFAULTS:
+            raise SystemExit(f"unknown setting {key!r}: one of {list(DEFAULTS)}")
+        setting[key] = value if key == "constraints" else float(value)
+    return setting
+
+
+def main(settings, model="default", top_lambda=None):
+    nlp = load_coref_nlp(model)
+    inner = nlp.get_pipe("coref").inner
+    cluster = inner.get_pipe("coref_cluster")
+    if top_lambda is not None:  # the head is built from the config: set it in place
+        cluster.model.get_ref("head").shims[0]._model.top_lambda = top_lambda
+    kept = []
+    original = cluster.set_annotations
+
+    def keep(docs, scores):
+        docs = list(docs)
+        kept.extend(zip(docs, scores))
+        original(docs, scores)
+
+    cluster.set_annotations = keep
+    sets = {name: read_docs(f"corpus/dev/{name}.spacy") for name in ("litbank", "gum")}
+    sets["gap"] = read_docs("corpus/gap-dev/gap.spacy")
+    preds = {}
+    start = time.perf_counter()
+    for name, refs in sets.items():
+        preds[name] = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in refs), batch_size=8))
+    print(f"scored in {time.perf_counter() - start:.0f} s", flush=True)
+    scores_of = {id(doc): scores for doc, scores in kept}
+    prefix = cluster.cfg["spans_prefix"]
+    for text in settings:
+        setting = parse_setting(text)
+        constraints = [c for c in setting["constraints"].split("+") if c and c != "none"]
+        for docs in preds.values():
+            for doc in docs:
+                clusters = decode_clusters(doc, scores_of[id(doc)], setting["null"], constraints)
+                set_clusters(doc, clusters, prefix)
+        out = []
+        for name in ("litbank", "gum"):
+            out.append(f"{name} {_conll_scores(sets[name], preds[name], False)['conll_f1']:.2f}")
+        gap = _gap_scores(sets["gap"], preds["gap"])
+        overall = gap["overall"]
+        out.append(f"GAP {overall['f']:.1f} (P {overall['p']:.1f} R {overall['r']:.1f})")
+        out.append(f"bias {gap['bias']:.3f}")
+        print(text or "(as shipped)", *out, flush=True)
+
+
+if __name__ == "__main__":
+    args, options = sys.argv[1:], {}
+    while args[:1] in (["--model"], ["--top-lambda"]):
+        key, value, args = args[0], args[1], args[2:]
+        options["model" if key == "--model" else "top_lambda"] = (
+            value if key == "--model" else float(value))
+    main(args, **options)
