@@ -51,8 +51,11 @@ def constrained_clusters(
     """As `predict_clusters`, under constraints. Forbidden antecedents are never taken and a
     required one always is. Then each cluster whose mentions' classes conflict (he and she)
     keeps its majority: the mentions of the other classes leave it, and each takes its best
-    antecedent above the null score in a cluster it agrees with, or none. Without constraints
-    this is exactly `predict_clusters`.
+    antecedent above the null score in a cluster it agrees with, or none. Last, a forbidden
+    pair that other links put in one cluster ("He asked him" through "Sam") is parted: the
+    later mention leaves, and takes its best antecedent above the null score in a cluster
+    without the other (and that it agrees with), or none. Without constraints this is
+    exactly `predict_clusters`.
 
     scores (CorefScores): the model's output for one doc.
     null_score (float): the score of "no antecedent".
@@ -78,7 +81,47 @@ def constrained_clusters(
     links = _best_links(pair_scores, antecedents)  # [M]
     if classes is not None and conflicts is not None:
         links = _agree(pair_scores, antecedents, links, classes, conflicts, null_score)
+    else:
+        classes, conflicts = numpy.zeros(len(links), dtype="int64"), _no_conflicts
+    if forbidden is not None:
+        q, k = numpy.nonzero(forbidden & candidate)
+        pairs = numpy.stack([q, antecedents[q, k]], axis=1)  # [n, 2] (mention, earlier one)
+        links = _keep_apart(pair_scores, antecedents, links, pairs, classes, conflicts, null_score)
     return clusters_from_links(scores, links)
+
+
+def _no_conflicts(classes: int) -> int:
+    return 0
+
+
+def _keep_apart(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    pairs: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+) -> numpy.ndarray:
+    """Part the `pairs` ([n, 2] mention, earlier mention) that share a cluster of `links`
+    (see `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
+    root = _roots(links)  # [M]
+    together = pairs[root[pairs[:, 0]] == root[pairs[:, 1]]]  # [n', 2]
+    if not len(together):
+        return links
+    links = links.copy()
+    leaving = sorted(set(together[:, 0].tolist()))
+    for r in numpy.unique(root[leaving]).tolist():
+        members = numpy.flatnonzero(root == r)  # [n] in document order
+        leaves = numpy.isin(members, leaving)
+        links[members[leaves]] = members[leaves]
+        staying = members[~leaves]  # chained, as in _agree
+        links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
+    apart: Dict[int, List[int]] = {}
+    for m, a in pairs.tolist():
+        apart.setdefault(m, []).append(a)
+        apart.setdefault(a, []).append(m)
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving, apart)
 
 
 def _agree(
@@ -136,9 +179,11 @@ def _relink(
     conflicts: Callable[[int], int],
     null_score: float,
     leaving: List[int],
+    apart: Optional[Dict[int, List[int]]] = None,
 ) -> numpy.ndarray:
     """Give each mention that left its cluster its best antecedent above the null score whose
-    cluster it agrees with, in document order."""
+    cluster it agrees with (and holds none of the mentions `apart` keeps it from), in
+    document order."""
     root = _roots(links)
     flags = numpy.zeros(len(links), dtype="int64")
     numpy.bitwise_or.at(flags, root, classes)
@@ -158,6 +203,8 @@ def _relink(
             a = int(antecedents[m, column - FIRST_ANTECEDENT_COLUMN])
             ra, rm = find(a), find(m)
             if ra == rm or flags[ra] & conflicts(int(classes[m])):
+                continue
+            if apart and any(find(other) == ra for other in apart.get(m, ())):
                 continue
             links[m] = a
             parent[rm] = ra

@@ -11,8 +11,9 @@ reliably, and their violations are the errors a user sees first:
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
-  ("He hurt himself"). Binding rules out the link itself, not the two clusters' merging: a
-  parse error then costs one link, not a narrator's whole cluster.
+  ("He hurt himself"). Binding rules out the link itself, and where other links still join
+  the two ("He asked him", both linked to "Sam"), the later one leaves the cluster: a parse
+  error then costs one mention's link, not a narrator's whole cluster.
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The

@@ -207,6 +207,26 @@ def test_binding_moves_the_pronoun_to_its_next_best_antecedent():
     assert decode_clusters(doc, scores, 0.0, []) == predict_clusters(scores)
 
 
+def test_binding_parts_a_pronoun_from_its_clause_subject_joined_through_another_mention():
+    # Sam came . He asked him .
+    doc = parsed(
+        ["Sam", "came", ".", "He", "asked", "him", "."],
+        [1, 1, 1, 4, 4, 4, 4],
+        ["nsubj", "ROOT", "punct", "nsubj", "ROOT", "dobj", "punct"],
+        ["NNP", "VBD", ".", "PRP", "VBD", "PRP", "."],
+    )
+    spans = [(0, 1), (3, 4), (5, 6)]  # Sam, He, him
+    # "him" cannot take "He", but takes "Sam", which "He" took too
+    scores = scores_for(spans, [[], [3.0], [2.0, 4.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(0, 1), (3, 4), (5, 6)]]
+    # the later mention leaves; its next best antecedent, Sam, shares He's cluster: none left
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (3, 4)]]
+    # with another antecedent above the null score, it goes there
+    spans = [(0, 1), (1, 2), (3, 4), (5, 6)]  # Sam, came (a stand-in mention), He, him
+    scores = scores_for(spans, [[], [-1.0], [3.0, -1.0], [2.0, 1.0, 4.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (3, 4)], [(1, 2), (5, 6)]]
+
+
 def test_required_link_is_taken_below_the_null_score():
     doc = parsed(
         ["He", "hurt", "himself", "."],
