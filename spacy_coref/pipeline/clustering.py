@@ -113,10 +113,7 @@ def _keep_apart(
     leaving = sorted(set(together[:, 0].tolist()))
     for r in numpy.unique(root[leaving]).tolist():
         members = numpy.flatnonzero(root == r)  # [n] in document order
-        leaves = numpy.isin(members, leaving)
-        links[members[leaves]] = members[leaves]
-        staying = members[~leaves]  # chained, as in _agree
-        links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
+        _leave(links, members, numpy.isin(members, leaving))
     apart: Dict[int, List[int]] = {}
     for m, a in pairs.tolist():
         apart.setdefault(m, []).append(a)
@@ -150,12 +147,17 @@ def _agree(
         kept_flags = _majority(member_classes, conflicts)
         leaves = (member_classes > 0) & (member_classes & kept_flags == 0)  # [n]
         leaving.extend(members[leaves].tolist())
-        # the leaving mentions stand alone; those that stay are chained in document order, so
-        # that whoever linked to a leaving mention keeps its cluster
-        links[members[leaves]] = members[leaves]
-        staying = members[~leaves]
-        links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
+        _leave(links, members, leaves)
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
+
+
+def _leave(links: numpy.ndarray, members: numpy.ndarray, leaves: numpy.ndarray) -> None:
+    """In place: the `leaves` ([n] mask) of a cluster's `members` ([n], document order) stand
+    alone; those that stay are chained in document order, so that whoever linked to a leaving
+    mention keeps its cluster."""
+    links[members[leaves]] = members[leaves]
+    staying = members[~leaves]
+    links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
 
 
 def _majority(member_classes: numpy.ndarray, conflicts: Callable[[int], int]) -> int:

@@ -19,9 +19,11 @@ reliably, and their violations are the errors a user sees first:
 mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The
 parse is read once per mention; the pair masks are array operations.
 """
-from typing import Iterable, List, NamedTuple, Optional, Sequence
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
+from spacy.strings import hash_string
+from spacy.symbols import PRON
 from spacy.tokens import Doc, Token
 
 from ..errors import Errors
@@ -152,20 +154,16 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
     starts, ends = spans[:, 0], spans[:, 1]
     last = ends - 1  # [n] a span's last token stands in for its head
     n_tokens = len(doc)
-    pronoun_class = numpy.zeros(n_tokens + 1, dtype="int64")  # [T + 1]
-    pronoun_pos = numpy.zeros(n_tokens + 1, dtype=bool)
-    reflexive_word = numpy.zeros(n_tokens + 1, dtype=bool)
-    title_case = numpy.zeros(n_tokens + 1, dtype=bool)
-    title_word = numpy.zeros(n_tokens + 1, dtype=bool)  # "Dr.", "Mrs.": not a first name
-    name_class = numpy.zeros(n_tokens + 1, dtype="int64")
-    for token in doc:
-        i, lower = token.i, token.lower_
-        pronoun_class[i] = PRONOUN_CLASS.get(lower, 0)
-        pronoun_pos[i] = token.pos_ == "PRON"
-        reflexive_word[i] = lower in REFLEXIVES or "Yes" in token.morph.get("Reflex")
-        title_case[i] = token.is_title
-        title_word[i] = lower in GENDERED_WORDS or lower in NEUTRAL_TITLES
-        name_class[i] = FIRST_NAME_CLASS.get(token.text, 0)
+    # one entry per token, and one past the end for empty lookups
+    lower, orth, title, pos = _padded(doc.to_array(["LOWER", "ORTH", "IS_TITLE", "POS"]))
+    pronoun_class = _look_up(lower, *_PRONOUN_TABLE)  # [T + 1]
+    pronoun_pos = pos == PRON
+    reflexive_word = _look_up(lower, *_REFLEXIVE_TABLE).astype(bool)
+    if doc.has_annotation("MORPH"):
+        reflexive_word[:n_tokens] |= [("Yes" in t.morph.get("Reflex")) for t in doc]
+    title_case = title.astype(bool)
+    title_word = _look_up(lower, *_TITLE_TABLE).astype(bool)  # "Dr.", "Mrs.": not a first name
+    name_class = _look_up(orth, *_FIRST_NAME_TABLE)
     single = ends - starts == 1  # [n]
     classes = numpy.where(single | pronoun_pos[last], pronoun_class[last], 0)  # [n]
     if first_names:
@@ -181,6 +179,32 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     return MentionConstraints(classes, unbound, unbound.copy(), reflexive)
+
+
+def _hash_table(table: Dict[str, int]) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """A word -> int table as sorted string hashes and their values, for `_look_up`."""
+    keys = numpy.asarray([hash_string(word) for word in table], dtype="uint64")
+    values = numpy.asarray(list(table.values()), dtype="int64")
+    order = numpy.argsort(keys)
+    return keys[order], values[order]
+
+
+def _look_up(hashes: numpy.ndarray, keys: numpy.ndarray, values: numpy.ndarray) -> numpy.ndarray:
+    """The values of `hashes` in a `_hash_table`, 0 where absent."""
+    at = numpy.minimum(numpy.searchsorted(keys, hashes), len(keys) - 1)
+    return numpy.where(keys[at] == hashes, values[at], 0)
+
+
+def _padded(columns: numpy.ndarray) -> List[numpy.ndarray]:
+    """The columns of a [T, n] token array, each with a 0 after the last token."""
+    columns = numpy.asarray(columns, dtype="uint64").reshape((-1, columns.shape[-1]))
+    return [numpy.append(column, numpy.uint64(0)) for column in columns.T]
+
+
+_PRONOUN_TABLE = _hash_table(PRONOUN_CLASS)
+_REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
+_TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
+_FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not "mark"
 
 
 def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):

@@ -143,6 +143,10 @@ def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
         assert mentions.classes.tolist() == expected
     assert [spans[i] for i in numpy.flatnonzero(mentions.reflexive)] == [(4, 5)]
     assert (mentions.roots == -1).all() and (mentions.clause_subjects == -1).all()
+    # the morphology, where a tagger set it, marks reflexives the word list lacks
+    tagged = Doc(spacy.blank("en").vocab, words=["Er", "wusch", "sich"],
+                 morphs=["", "", "PronType=Prs|Reflex=Yes"])
+    assert mention_constraints(tagged, [(0, 1), (2, 3)]).reflexive.tolist() == [False, True]
 
 
 def name_doc():
