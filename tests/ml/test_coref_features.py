@@ -26,6 +26,7 @@ from spacy_coref.ml.coref_features import candidate_attributes, text_view, word_
 from spacy_coref.ml.s2e_coref import build_s2e_coref_v3
 from spacy_coref.ml.torch import pair_features as pf
 from spacy_coref.ml.torch.constants import MASKED_SCORE
+from spacy_coref.ml.torch import s2e as s2e_module
 from spacy_coref.ml.torch.s2e import MIN_KEPT, S2ECorefHead
 from spacy_coref.pipeline.cluster import CorefCluster
 
@@ -322,6 +323,20 @@ def test_a_v2_head_does_not_load_v3_weights_and_v3_needs_attributes():
         v3([x], [starts], [ends], None, [attrs[:, :15]])
     v3([x], [starts], [ends], None, [attrs])  # a v2 head ignores attributes it is given
     assert len(v2([x], [starts], [ends], None, [attrs])) == 1
+
+
+def test_mention_scores_in_chunks_equal_those_at_once(monkeypatch):
+    head = S2ECorefHead(16, 8, feature_width=4).eval()
+    _randomize_features(head)
+    x, starts, ends, attrs = _random_doc()
+    with torch.no_grad():
+        whole = head([x], [starts], [ends], None, [attrs])[0]
+        monkeypatch.setattr(s2e_module, "MENTION_CHUNK", 3)  # 20 candidates in 7 chunks
+        chunked = head([x], [starts], [ends], None, [attrs])[0]
+    assert torch.allclose(whole.mention_scores, chunked.mention_scores, atol=1e-6)
+    assert torch.equal(whole.kept, chunked.kept)
+    assert torch.equal(whole.antecedents, chunked.antecedents)
+    assert torch.allclose(whole.scores, chunked.scores, atol=1e-5)
 
 
 @pytest.mark.parametrize("n_tokens,n_cands", [(0, 0), (1, 1), (3, 0), (2, 2)])

@@ -40,6 +40,8 @@ FEATURE_PREFIX = "feature_scorer."
 # Pruning keeps at least this many candidates: a short text has more mentions per token than
 # the long documents top_lambda is set on ("Jack's brother admires himself.": 3 in 6 tokens).
 MIN_KEPT = 20
+# Candidates whose mention scores are computed at once.
+MENTION_CHUNK = 65536
 
 
 class DocScores(NamedTuple):
@@ -154,14 +156,23 @@ class S2ECorefHead(nn.Module):
             scale, shift = self.scheme_scale[scheme], self.scheme_shift[scheme]  # [4h] each
             proj = proj * (1 + SCHEME_GAIN * scale) + SCHEME_GAIN * shift
         m_s, m_e, a_s, a_e = self.act(proj).split(hidden, dim=1)  # each [T, h]
-        mention_scores = self._mention_scores(m_s[starts], m_e[ends])  # [C]
-        scorer = self.feature_scorer
-        if scorer is not None and attributes is not None:
-            u = scorer.mention_vectors(attributes)  # [C, w]
-            mention_scores = mention_scores + scorer.mention_scores(u)  # [C]
+        scorer = self.feature_scorer if attributes is not None else None
+        # in chunks of candidates: a fast pipeline's 100,000-word doc has a million, and their
+        # [C, h] start and end vectors and [C, attributes, w] feature embeddings at once took
+        # gigabytes
+        scores, vectors = [m_s.new_zeros((0,))], []
+        for c0 in range(0, starts.shape[0], MENTION_CHUNK):
+            chunk = slice(c0, c0 + MENTION_CHUNK)
+            f_c = self._mention_scores(m_s[starts[chunk]], m_e[ends[chunk]])  # [c]
+            if scorer is not None:
+                vectors.append(scorer.mention_vectors(attributes[chunk]))  # [c, w]
+                f_c = f_c + scorer.mention_scores(vectors[-1])
+            scores.append(f_c)
+        mention_scores = torch.cat(scores)  # [C]
         kept = self._prune(mention_scores, n_tokens=x.shape[0])  # [M]
         features = None
-        if scorer is not None and attributes is not None:
+        if scorer is not None:
+            u = torch.cat(vectors) if vectors else scorer.mention_vectors(attributes)  # [C, w]
             features = scorer.kept_features(attributes[kept], u[kept])  # [M, ...]
         g = torch.cat([a_s[starts[kept]], a_e[ends[kept]]], dim=1)  # [M, 2h]
         f_m = mention_scores[kept]  # [M]
