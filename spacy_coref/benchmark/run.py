@@ -154,15 +154,16 @@ def run_long(
     data_dir: Path, workdir: Path, lengths: List[int], *, batch_size: int = 32,
     precisions: Sequence[str] = (FP32,),
 ) -> Dict[str, Any]:
-    """Parse and resolve one document per length (words), each in a fresh process: time and peak
-    resident memory above the loaded pipeline, and seconds per 1,000 words (flat = linear).
+    """Parse and resolve one document per length (words), and run the fast pipeline on its raw
+    text, each in a fresh process: time and peak resident memory above the loaded pipeline,
+    and seconds per 1,000 words (flat = linear).
 
     data_dir (Path): the unlabeled prose directory.
     workdir (Path): where the documents and results go.
     lengths (List[int]): document lengths in words.
     batch_size (int): documents per batch (one document here).
     precisions (Sequence[str]): the encoder precisions coref runs at (one row each).
-    RETURNS (Dict[str, Any]): per length and precision: parse and coref results.
+    RETURNS (Dict[str, Any]): per length and precision: parse, coref and fast results.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -176,6 +177,9 @@ def run_long(
         for precision in precisions:
             coref = _worker("coref", parsed, workdir / f"long-{n_words}-coref-{precision}.json",
                             batch_size, precision=precision)
+            fast = _worker("fast", docs_path, workdir / f"long-{n_words}-fast-{precision}.json",
+                           batch_size, precision=precision)
             rows.append({"words": n_words, "precision": precision, "parse": parse,
-                         "coref": coref, "coref_s_per_1k_words": 1000 * coref["seconds"] / n_words})
+                         "coref": coref, "coref_s_per_1k_words": 1000 * coref["seconds"] / n_words,
+                         "fast": fast})
     return {"machine": machine(), "long": rows}

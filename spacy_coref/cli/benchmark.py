@@ -124,7 +124,16 @@ def print_table(results: Dict[str, Any]) -> None:
 def print_long(results: Dict[str, Any]) -> None:
     rows = [(f"{row['words']:,}", row.get("precision", FP32), f"{row['parse']['seconds']:.1f}",
              f"{row['coref']['seconds']:.1f}", f"{row['coref_s_per_1k_words']:.3f}",
-             f"{row['coref']['peak_above_loaded_mb']:,.0f}") for row in results["long"]]
+             f"{row['coref']['peak_above_loaded_mb']:,.0f}", *_fast_columns(row))
+            for row in results["long"]]
     header = ("words", "precision", "parse s", "coref s", "coref s / 1k words",
-              "coref peak above loaded MB")
-    msg.table(rows, header=header, aligns=("r", "l", "r", "r", "r", "r"), divider=True)
+              "coref peak above loaded MB", "fast s", "fast peak above loaded MB")
+    msg.table(rows, header=header, aligns=("r", "l", "r", "r", "r", "r", "r", "r"), divider=True)
+
+
+def _fast_columns(row: Dict[str, Any]) -> Tuple[str, str]:
+    """The fast pipeline's seconds and memory (empty for results written before it ran)."""
+    fast = row.get("fast")
+    if not fast:
+        return ("", "")
+    return (f"{fast['seconds']:.1f}", f"{fast['peak_above_loaded_mb']:,.0f}")

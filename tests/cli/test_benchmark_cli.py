@@ -126,6 +126,8 @@ def test_tiny_long_run(unlabeled, tmp_path):
     assert [row["precision"] for row in rows] == ["fp32", "fp32"]
     for row in rows:
         assert row["coref"]["words"] == row["words"] and row["coref"]["docs"] == 1
+        # the fast pipeline on the same document's raw text
+        assert row["fast"]["words"] == row["words"] and row["fast"]["docs"] == 1
         assert row["coref_s_per_1k_words"] == pytest.approx(
             1000 * row["coref"]["seconds"] / row["words"]
         )
