@@ -14,6 +14,8 @@ reliably, and their violations are the errors a user sees first:
   ("He hurt himself"). Binding rules out the link itself, and where other links still join
   the two ("He asked him", both linked to "Sam"), the later one leaves the cluster: a parse
   error then costs one mention's link, not a narrator's whole cluster.
+* quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
+  shows a speech tag ("..." Tom told Anna); applied after the others (`quotes.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The
@@ -31,10 +33,12 @@ from ..ml.s2e_coref import CorefScores
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
+from .quotes import link_quote_pronouns
 
 AGREEMENT = "agreement"
 BINDING = "binding"
-CONSTRAINTS = (AGREEMENT, BINDING)
+QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quotes.py)
+CONSTRAINTS = (AGREEMENT, BINDING, QUOTES)
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -236,22 +240,27 @@ def decode_clusters(
     constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
     """
-    if not constraints or not len(scores.kept):
-        return predict_clusters(scores, null_score)
-    spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]
-    mentions = mention_constraints(doc, spans)
-    forbidden = required = None
-    if BINDING in constraints:
-        forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
-    agreement = AGREEMENT in constraints
-    return constrained_clusters(
-        scores,
-        null_score,
-        classes=mentions.classes if agreement else None,
-        conflicts=conflicting_classes if agreement else None,
-        forbidden=forbidden,
-        required=required,
-    )
+    if not len(scores.kept) or not (AGREEMENT in constraints or BINDING in constraints):
+        clusters = predict_clusters(scores, null_score)
+    else:
+        spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]
+        mentions = mention_constraints(doc, spans)
+        forbidden = required = None
+        if BINDING in constraints:
+            forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
+        agreement = AGREEMENT in constraints
+        clusters = constrained_clusters(
+            scores,
+            null_score,
+            classes=mentions.classes if agreement else None,
+            conflicts=conflicting_classes if agreement else None,
+            forbidden=forbidden,
+            required=required,
+        )
+    if QUOTES in constraints:
+        # after the other constraints: who speaks a quote outranks what the scores say
+        clusters = link_quote_pronouns(doc, clusters)
+    return clusters
 
 
 def conflicting_classes(classes: int) -> int:

@@ -1,0 +1,264 @@
+"""Who speaks in a quote, and what that says about its pronouns: in `"I am late," Tom told
+Anna.` "I" is Tom and never Anna; in `Maria said to her brother, "You look tired."` "you" is
+her brother and never Maria. An encoder that sees a quote's words does not see whose words they
+are, and dialogue is where a reader notices first that "I" went to the wrong person.
+
+`quote_speakers` finds each quote (between paired double quotation marks: `"`, `“ ”`, PTB's
+`` and '') and its speech tag from the dependency parse: a verb of saying ("said", "told",
+"asked", ...) that the quote hangs from (or hangs from the quote, or stands right before or
+after it), its subject as the speaker and its object or "to" phrase as the addressee.
+`link_quote_pronouns` then moves the quote's first-person pronouns into the speaker's cluster
+and its second-person pronouns into the addressee's (taking each out of the cluster it was
+in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
+found is left as it is. Without a parse nothing changes.
+"""
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc, Token
+
+from ..types import ClusterOffsets, MentionOffset
+
+# The marks that open a quote, each with the mark that closes it.
+QUOTE_MARKS = {'"': '"', "“": "”", "``": "''", "„": "“"}
+# A quote that runs longer than this is a parse of stray marks (or a chapter of dialogue
+# whose closing mark is missing): it is not attributed.
+MAX_QUOTE_TOKENS = 150
+# How far from a quote's marks a speech tag without a parse link is looked for ("... ," he said).
+TAG_WINDOW = 4
+SENTENCE_ENDS = frozenset((".", "!", "?", ";"))
+# fmt: off
+SPEECH_VERBS = frozenset((
+    "say", "tell", "ask", "reply", "answer", "respond", "add", "continue", "explain", "shout",
+    "yell", "scream", "cry", "call", "whisper", "murmur", "mutter", "mumble", "exclaim",
+    "promise", "write", "text", "tweet", "announce", "declare", "insist", "repeat", "remark",
+    "observe", "note", "warn", "admit", "agree", "protest", "demand", "inquire", "enquire",
+    "beg", "plead", "order", "command", "suggest", "laugh", "sigh", "groan", "sob", "snap",
+    "growl", "hiss", "gasp", "stammer", "stutter", "bark", "roar", "begin", "interrupt",
+    "confess", "complain", "argue", "recall", "joke", "boast", "assure", "urge", "greet",
+    "rejoin", "retort", "return", "resume", "pray", "chorus", "drawl", "hint",
+))
+FIRST_SINGULAR = frozenset(("i", "me", "my", "mine", "myself"))
+FIRST_PLURAL = frozenset(("we", "us", "our", "ours", "ourselves"))
+SECOND = frozenset(("you", "your", "yours", "yourself", "yourselves"))
+SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+OBJECT_DEPS = frozenset(("dobj", "dative", "iobj"))
+NOMINAL_POS = frozenset(("NOUN", "PROPN", "PRON"))
+# the dependents kept in a speaker's span: "the old fisherman", "Mrs. Gray", "her brother"
+NOUN_PHRASE_DEPS = frozenset(("det", "amod", "compound", "poss", "nummod", "case"))
+# fmt: on
+
+
+class QuoteSpeaker(NamedTuple):
+    """A quote's text (token offsets, end exclusive, marks excluded), its speaker and its
+    addressee (the spans of their noun phrases, or None)."""
+
+    start: int
+    end: int
+    speaker: Optional[MentionOffset]
+    addressee: Optional[MentionOffset]
+    plural_speaker: bool
+
+
+def find_quotes(doc: Doc) -> List[Tuple[int, int]]:
+    """The token offsets of each quote's text, between paired quotation marks.
+
+    doc (Doc): the doc.
+    RETURNS (List[Tuple[int, int]]): (start, end) of the text inside each pair of marks, in
+        document order. Unpaired marks and empty or over-long quotes are left out.
+    """
+    quotes = []
+    opened: Optional[Tuple[int, str]] = None
+    for token in doc:
+        text = token.text
+        if opened is not None and text == QUOTE_MARKS[opened[1]]:
+            start, end = opened[0] + 1, token.i
+            if 0 < end - start <= MAX_QUOTE_TOKENS:
+                quotes.append((start, end))
+            opened = None
+        elif text in QUOTE_MARKS:
+            opened = (token.i, text)
+    return quotes
+
+
+def quote_speakers(doc: Doc) -> List[QuoteSpeaker]:
+    """The quotes of a parsed doc whose speech tag is found, with their speaker and addressee.
+
+    doc (Doc): the doc (with a dependency parse; without one, no quote is attributed).
+    RETURNS (List[QuoteSpeaker]): one per attributed quote, in document order.
+    """
+    if not doc.has_annotation("DEP"):
+        return []
+    found = []
+    for start, end in find_quotes(doc):
+        verb = _speech_verb(doc, start, end)
+        if verb is None:
+            continue
+        inside = range(start - 1, end + 1)  # the marks too
+        speaker = _subject(verb)
+        addressee = None
+        if speaker is None and verb.i == end + 1:
+            # '"...," said Priya': small parsers take the inverted subject for an object
+            speaker = next((c for c in verb.rights if c.pos_ in NOMINAL_POS), None)
+        elif speaker is not None:
+            addressee = _addressee(verb, inside)
+        if speaker is None or speaker.i in inside:
+            continue
+        found.append(QuoteSpeaker(
+            start, end, _phrase(speaker),
+            None if addressee is None else _phrase(addressee), _is_plural(speaker),
+        ))
+    return found
+
+
+def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
+    """The clusters with each attributed quote's "I" in its speaker's cluster and its "you" in
+    its addressee's; "you" leaves a cluster holding the speaker and "I" one holding the
+    addressee.
+
+    doc (Doc): the doc the clusters are for (parsed: see `quote_speakers`).
+    clusters (ClusterOffsets): clusters of (start, end) offsets.
+    RETURNS (ClusterOffsets): the clusters, each sorted, in document order (two mentions or
+        more each).
+    """
+    quotes = quote_speakers(doc)
+    if not quotes:
+        return clusters
+    groups: List[List[MentionOffset]] = [list(map(tuple, cluster)) for cluster in clusters]
+    moves, separations = [], []
+    for quote in quotes:
+        for token in doc[quote.start : quote.end]:
+            form = token.lower_
+            if form in FIRST_SINGULAR or (form in FIRST_PLURAL and quote.plural_speaker):
+                target, other = quote.speaker, quote.addressee
+            elif form in SECOND:
+                target, other = quote.addressee, quote.speaker
+            else:
+                continue
+            pronoun = (token.i, token.i + 1)
+            if target is not None:
+                moves.append((pronoun, target))
+            elif other is not None:
+                separations.append((pronoun, other))
+    for pronoun, target in moves:
+        _move(groups, pronoun, _mention_of(groups, target))
+    # after every move: a later move may have brought the other into the pronoun's cluster
+    for pronoun, other in separations:
+        _separate(groups, pronoun, _mention_of(groups, other))
+    groups = [sorted(set(group)) for group in groups if len(set(group)) > 1]
+    return sorted(groups)
+
+
+def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:
+    """The verb of saying that a quote belongs to: the quote hangs from it ("..." Tom said),
+    it hangs from the quote ('"No," he said, "..."'), or it stands within TAG_WINDOW tokens
+    after the closing mark or before the opening one."""
+    inside = range(start - 1, end + 1)
+    for token in doc[start:end]:
+        head = token.head
+        if head.i not in inside and _says(head):
+            return head
+    for token in doc[start:end]:
+        for child in token.children:
+            if child.i not in inside and _says(child):
+                return child
+    after = range(end + 1, min(end + 1 + TAG_WINDOW, len(doc)))
+    before = range(start - 2, max(start - 2 - TAG_WINDOW, -1), -1)
+    for positions in (after, before):
+        for i in positions:
+            if doc[i].text in QUOTE_MARKS or doc[i].text in QUOTE_MARKS.values():
+                break  # another quote
+            if doc[i].text in SENTENCE_ENDS:
+                break  # '... he said. "I ...': that tag is the quote before's
+            if _says(doc[i]):
+                return doc[i]
+    return None
+
+
+def _says(token: Token) -> bool:
+    return token.pos_ in ("VERB", "AUX") and token.lemma_.lower() in SPEECH_VERBS
+
+
+def _subject(verb: Token) -> Optional[Token]:
+    """The verb's subject, or that of the verb it is coordinated with ("smiled and said")."""
+    for candidate in (verb, verb.head if verb.dep_ == "conj" else None):
+        if candidate is None:
+            continue
+        for child in candidate.children:
+            if child.dep_ in SUBJECT_DEPS and child.pos_ in NOMINAL_POS:
+                return child
+    return None
+
+
+def _addressee(verb: Token, inside: range) -> Optional[Token]:
+    """Whom the verb is said to: its object ("told Anna") or a "to" phrase ("said to her
+    brother"), outside the quote."""
+    for child in verb.children:
+        if child.i in inside:
+            continue
+        if child.dep_ in OBJECT_DEPS and child.pos_ in NOMINAL_POS:
+            return child
+        if child.dep_ == "prep" and child.lower_ == "to":
+            for pobj in child.children:
+                if pobj.dep_ == "pobj" and pobj.pos_ in NOMINAL_POS:
+                    return pobj
+    return None
+
+
+def _phrase(head: Token) -> MentionOffset:
+    """The noun phrase of a speaker or addressee: its head with the determiners, modifiers
+    and compounds right before it, without relative clauses or anything after it."""
+    start = head.i
+    for child in reversed(list(head.lefts)):  # nearest first
+        if child.dep_ not in NOUN_PHRASE_DEPS or child.right_edge.i != start - 1:
+            break
+        start = child.left_edge.i
+    return (start, head.i + 1)
+
+
+def _is_plural(token: Token) -> bool:
+    return (
+        token.tag_ in ("NNS", "NNPS")
+        or token.lower_ in ("they", "we")
+        or any(child.dep_ == "conj" for child in token.children)
+    )
+
+
+def _mention_of(groups: Sequence[List[MentionOffset]], phrase: MentionOffset) -> MentionOffset:
+    """The phrase as a clustered mention: a clustered mention ending on the phrase's head
+    ("Mrs. Gray" for "Gray"), else the phrase itself."""
+    best: Optional[MentionOffset] = None
+    for group in groups:
+        for mention in group:
+            if mention == phrase:
+                return mention
+            if mention[1] == phrase[1] and mention[0] <= phrase[1] - 1:
+                if best is None or mention[1] - mention[0] > best[1] - best[0]:
+                    best = mention
+    return best if best is not None else phrase
+
+
+def _find(groups: Sequence[List[MentionOffset]], mention: MentionOffset) -> Optional[int]:
+    for index, group in enumerate(groups):
+        if mention in group:
+            return index
+    return None
+
+
+def _move(groups: List[List[MentionOffset]], pronoun: MentionOffset, target: MentionOffset) -> None:
+    """Put the pronoun in the target's cluster, out of any other."""
+    here, there = _find(groups, pronoun), _find(groups, target)
+    if here is not None and here == there:
+        return
+    if here is not None:
+        groups[here].remove(pronoun)
+    if there is not None:
+        groups[there].append(pronoun)
+    else:
+        groups.append([target, pronoun])
+
+
+def _separate(groups: List[List[MentionOffset]], pronoun: MentionOffset, other: MentionOffset) -> None:
+    """Take the pronoun out of the other mention's cluster, if it is there."""
+    here = _find(groups, pronoun)
+    if here is not None and here == _find(groups, other):
+        groups[here].remove(pronoun)

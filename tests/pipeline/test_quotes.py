@@ -1,0 +1,125 @@
+"""Who speaks a quote, and the pronouns moved after it: docs parsed by hand (words, heads,
+deps, POS, lemmas), so that the tests read the rules and not a parser's mistakes."""
+import spacy
+from spacy.tokens import Doc
+
+from spacy_coref.pipeline.constraints import AGREEMENT, BINDING, QUOTES, decode_clusters
+from spacy_coref.pipeline.quotes import find_quotes, link_quote_pronouns, quote_speakers
+
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+
+def parsed(rows):
+    """A doc from (word, head, dep, pos, lemma) rows."""
+    words, heads, deps, pos, lemmas = map(list, zip(*rows))
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, pos=pos,
+               lemmas=lemmas)
+
+
+def told_doc():
+    # " I am late , " Tom told Anna .
+    return parsed([
+        ('"', 7, "punct", "PUNCT", '"'), ("I", 2, "nsubj", "PRON", "I"),
+        ("am", 7, "ccomp", "AUX", "be"), ("late", 2, "acomp", "ADJ", "late"),
+        (",", 7, "punct", "PUNCT", ","), ('"', 7, "punct", "PUNCT", '"'),
+        ("Tom", 7, "nsubj", "PROPN", "Tom"), ("told", 7, "ROOT", "VERB", "tell"),
+        ("Anna", 7, "dobj", "PROPN", "Anna"), (".", 7, "punct", "PUNCT", "."),
+    ])
+
+
+def said_to_doc():
+    # Maria said to her brother , " You look tired . "
+    return parsed([
+        ("Maria", 1, "nsubj", "PROPN", "Maria"), ("said", 1, "ROOT", "VERB", "say"),
+        ("to", 1, "prep", "ADP", "to"), ("her", 4, "poss", "PRON", "her"),
+        ("brother", 2, "pobj", "NOUN", "brother"), (",", 1, "punct", "PUNCT", ","),
+        ('"', 1, "punct", "PUNCT", '"'), ("You", 8, "nsubj", "PRON", "you"),
+        ("look", 1, "ccomp", "VERB", "look"), ("tired", 8, "acomp", "ADJ", "tired"),
+        (".", 8, "punct", "PUNCT", "."), ('"', 1, "punct", "PUNCT", '"'),
+    ])
+
+
+def inverted_doc():
+    # " We won , " said the players . " You lost , " he said .
+    doc = parsed([
+        ('"', 5, "punct", "PUNCT", '"'), ("We", 2, "nsubj", "PRON", "we"),
+        ("won", 5, "ccomp", "VERB", "win"), (",", 5, "punct", "PUNCT", ","),
+        ('"', 5, "punct", "PUNCT", '"'), ("said", 5, "ROOT", "VERB", "say"),
+        ("the", 7, "det", "DET", "the"), ("players", 5, "dobj", "NOUN", "player"),
+        (".", 5, "punct", "PUNCT", "."),
+        ('"', 14, "punct", "PUNCT", '"'), ("You", 11, "nsubj", "PRON", "you"),
+        ("lost", 14, "ccomp", "VERB", "lose"), (",", 14, "punct", "PUNCT", ","),
+        ('"', 14, "punct", "PUNCT", '"'), ("he", 15, "nsubj", "PRON", "he"),
+        ("said", 15, "ROOT", "VERB", "say"), (".", 15, "punct", "PUNCT", "."),
+    ])
+    doc[7].tag_ = "NNS"
+    return doc
+
+
+def test_quotes_are_paired_marks_of_each_kind():
+    words = ["“", "Hi", "”", "she", "said", ",", "``", "go", "''", "and", '"', "stray", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    assert find_quotes(doc) == [(1, 2), (7, 8)]  # the last mark is never closed
+    empty = Doc(spacy.blank("en").vocab, words=['"', '"', "x"])
+    assert find_quotes(empty) == []
+
+
+def test_speaker_and_addressee_from_the_speech_tag():
+    quotes = quote_speakers(told_doc())
+    assert [(q.start, q.end, q.speaker, q.addressee) for q in quotes] == [(1, 5, (6, 7), (8, 9))]
+    quotes = quote_speakers(said_to_doc())
+    # the addressee is the whole noun phrase of the "to" phrase
+    assert [(q.start, q.end, q.speaker, q.addressee) for q in quotes] == [(7, 11, (0, 1), (3, 5))]
+
+
+def test_inverted_tag_and_a_plural_speaker():
+    quotes = quote_speakers(inverted_doc())
+    # '"..." said the players': the parser's object after the verb is the speaker
+    assert [(q.speaker, q.addressee, q.plural_speaker) for q in quotes] == [
+        ((6, 8), None, True), ((14, 15), None, False)]
+
+
+def test_first_person_goes_to_the_speaker_and_leaves_the_addressee():
+    doc = told_doc()
+    # the scores put "I" with Anna; the tag says Tom said it
+    clusters = link_quote_pronouns(doc, [[(1, 2), (8, 9)]])
+    assert clusters == [[(1, 2), (6, 7)]]
+
+
+def test_second_person_goes_to_the_addressee_phrase():
+    doc = said_to_doc()
+    clusters = link_quote_pronouns(doc, [[(0, 1), (7, 8)]])
+    assert clusters == [[(3, 5), (7, 8)]]
+    # a mention of the addressee that ends on its head counts as the addressee ("brother")
+    clusters = link_quote_pronouns(doc, [[(0, 1), (7, 8)], [(3, 4), (4, 5)]])
+    assert clusters == [[(3, 4), (4, 5), (7, 8)]]
+
+
+def test_we_follows_a_plural_speaker_and_you_leaves_the_speaker():
+    doc = inverted_doc()
+    # "We" with nothing, "You" with "he" (its own speaker)
+    clusters = link_quote_pronouns(doc, [[(10, 11), (14, 15)]])
+    assert clusters == [[(1, 2), (6, 8)]]
+
+
+def test_nothing_changes_without_a_parse_or_a_tag():
+    words = [t.text for t in told_doc()]
+    unparsed = Doc(spacy.blank("en").vocab, words=words)
+    clusters = [[(1, 2), (8, 9)]]
+    assert link_quote_pronouns(unparsed, clusters) == clusters
+    # " I am late . " ( no verb of saying near it )
+    untagged = parsed([
+        ('"', 2, "punct", "PUNCT", '"'), ("I", 2, "nsubj", "PRON", "I"),
+        ("am", 2, "ROOT", "AUX", "be"), ("late", 2, "acomp", "ADJ", "late"),
+        (".", 2, "punct", "PUNCT", "."), ('"', 2, "punct", "PUNCT", '"'),
+    ])
+    assert quote_speakers(untagged) == []
+
+
+def test_decoding_applies_quotes_only_when_asked():
+    doc = told_doc()
+    spans = [(1, 2), (6, 7), (8, 9)]  # I, Tom, Anna
+    scores = scores_for(spans, [[], [-1.0], [2.0, -1.0]])  # Anna's best antecedent: "I"
+    assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING]) == [[(1, 2), (8, 9)]]
+    assert decode_clusters(doc, scores, 0.0, [QUOTES]) == [[(1, 2), (6, 7)]]
+    assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING, QUOTES]) == [[(1, 2), (6, 7)]]
