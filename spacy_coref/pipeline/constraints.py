@@ -16,6 +16,8 @@ reliably, and their violations are the errors a user sees first:
   error then costs one mention's link, not a narrator's whole cluster.
 * quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
   shows a speech tag ("..." Tom told Anna); applied after the others (`quotes.py`).
+* names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
+  mention's cluster where agreement allows (`name_match.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The
@@ -33,12 +35,14 @@ from ..ml.s2e_coref import CorefScores
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
+from .name_match import link_repeated_names, mention_classes
 from .quotes import link_quote_pronouns
 
 AGREEMENT = "agreement"
 BINDING = "binding"
 QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quotes.py)
-CONSTRAINTS = (AGREEMENT, BINDING, QUOTES)
+NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
+CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES)
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -240,10 +244,11 @@ def decode_clusters(
     constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
     """
-    if not len(scores.kept) or not (AGREEMENT in constraints or BINDING in constraints):
+    spans = numpy.asarray(scores.candidates).reshape((-1, 2))[numpy.asarray(scores.kept)]  # [M, 2]
+    mentions = None
+    if not len(spans) or not (AGREEMENT in constraints or BINDING in constraints):
         clusters = predict_clusters(scores, null_score)
     else:
-        spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]
         mentions = mention_constraints(doc, spans)
         forbidden = required = None
         if BINDING in constraints:
@@ -257,6 +262,13 @@ def decode_clusters(
             forbidden=forbidden,
             required=required,
         )
+    if NAMES in constraints and len(spans) and doc.has_annotation("DEP"):
+        if mentions is None:
+            mentions = mention_constraints(doc, spans)
+        # agreement between the merged clusters even where the setting leaves agreement out:
+        # "Jordan ... he" and "Jordan ... she" are two people
+        classes = mention_classes(spans, mentions.classes)
+        clusters = link_repeated_names(doc, clusters, spans, classes, conflicting_classes)
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)

@@ -1,0 +1,174 @@
+"""Repeated names: "Petra" five sentences after "Petra", or "Kurz" after "Helena Kurz", is the
+same person unless something says otherwise. The model scores such pairs from token vectors
+of windows that rarely hold both, and leaves far repeats apart: a reader sees "Felix" twice in
+a story as two entities. Exact name matching is the most precise of the classic coreference
+sieves, so it is applied to the decoded clusters as a rule.
+
+`link_repeated_names` puts the candidate mentions that are names in the cluster of an earlier
+mention of the same name:
+
+* the same words, case aside ("the Harlow Museum" and "The Harlow Museum"; a leading "the"
+  is left out);
+* a one-word name and a longer person's name whose first or last word it is ("Kurz" and
+  "Helena Kurz"; titles such as "Mr." are not first names), where just one cluster holds
+  longer names with that word: "Bennet" after
+  "Mr. Bennet" and "Jane Bennet" is left as it is.
+
+Clusters are never merged where agreement forbids it (one holds "he", the other "she"), and a
+name is a mention whose head is a proper noun and whose words are all capitalised or proper
+nouns. Without a parse nothing changes.
+"""
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy
+from spacy.tokens import Doc, Span
+
+from ..types import ClusterOffsets, MentionOffset
+from .first_names import NEUTRAL_TITLES
+
+# the longest name matched, in words: longer capitalised spans are titles of works or headings
+MAX_NAME_WORDS = 6
+LEADING_ARTICLES = frozenset(("the",))
+POSSESSIVES = frozenset(("'s", "'", "’s", "’"))
+# what the entity recognizer may call a name ("" where it saw none): not nationalities
+# ("the French", "American"), dates or numbers
+NAME_ENTS = frozenset(("", "PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"))
+# words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes")
+HONORIFICS = frozenset((
+    "mr", "mrs", "ms", "miss", "mister", "master", "sir", "lady", "lord", "madam", "madame",
+    "dame", "king", "queen", "prince", "princess", "duke", "duchess", "count", "countess",
+    "uncle", "aunt", "father", "mother", "brother", "sister", "saint", "st", *NEUTRAL_TITLES,
+))
+
+
+def link_repeated_names(
+    doc: Doc,
+    clusters: ClusterOffsets,
+    mentions: Sequence[MentionOffset],
+    classes: Dict[MentionOffset, int],
+    conflicts,
+) -> ClusterOffsets:
+    """The clusters with each repeated name in its earlier mention's cluster.
+
+    doc (Doc): the doc (with a dependency parse; without one, the clusters are returned as
+        they are).
+    clusters (ClusterOffsets): the decoded clusters.
+    mentions (Sequence[MentionOffset]): the candidate mentions, clustered or not; names among
+        them that no cluster holds can join one, or form one together.
+    classes (Dict[MentionOffset, int]): agreement classes (bit flags) of the clusters'
+        mentions and the candidates; a mention missing has none.
+    conflicts (Callable[[int], int]): the classes that cannot join a cluster of given classes.
+    RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
+    """
+    if not doc.has_annotation("DEP"):
+        return clusters
+    groups: List[List[MentionOffset]] = [sorted(set(map(tuple, c))) for c in clusters]
+    clustered = {m for group in groups for m in group}
+    names: Dict[MentionOffset, Tuple[str, ...]] = {}
+    for mention in sorted(set(map(tuple, mentions)) | clustered):
+        words = name_words(doc[mention[0] : mention[1]])
+        if words is not None:
+            names[mention] = words
+    names = _outermost(names)
+    # each unclustered name is a group of its own
+    groups.extend([m] for m in sorted(names) if m not in clustered)
+    # a group goes by the name its mentions use most: one wrong "Geneva" in Vevey's cluster
+    # does not bring every later "Geneva" into it
+    keys = [_main_name(group, names) for group in groups]
+    parent = list(range(len(groups)))
+    group_classes = [_classes(group, classes) for group in groups]
+
+    def find(g: int) -> int:
+        while parent[g] != g:
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return g
+
+    def join(a: int, b: int) -> None:
+        a, b = find(a), find(b)
+        if a == b or group_classes[a] & conflicts(group_classes[b]):
+            return
+        parent[b] = a
+        group_classes[a] |= group_classes[b]
+
+    first_of: Dict[Tuple[str, ...], int] = {}
+    for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):  # in document order
+        key = keys[g]
+        if key is None:
+            continue
+        if key in first_of:
+            join(first_of[key], g)
+        else:
+            first_of[key] = g
+    # one word of a longer person's name, where the longer names with it are all one entity
+    holders: Dict[str, set] = {}
+    for g, key in enumerate(keys):
+        # "Helena Kurz" gives "Kurz" and "Helena", "Mrs. Kronborg" neither: in a novel,
+        # "Kronborg" alone is as often her husband
+        if key is not None and len(key) > 1 and key[0].rstrip(".") not in HONORIFICS:
+            if _is_person(doc, groups[g], names):
+                for word in (key[0], key[-1]):
+                    holders.setdefault(word, set()).add(g)
+    for g, key in enumerate(keys):
+        if key is not None and len(key) == 1 and key[0] in holders:
+            entities = {find(h) for h in holders[key[0]]}
+            if len(entities) == 1:
+                join(entities.pop(), g)
+    merged: Dict[int, List[MentionOffset]] = {}
+    for g, group in enumerate(groups):
+        merged.setdefault(find(g), []).extend(group)
+    return sorted(sorted(set(group)) for group in merged.values() if len(set(group)) > 1)
+
+
+def name_words(span: Span) -> Optional[Tuple[str, ...]]:
+    """The lower-case words of a span that is a name, without a leading "the"; None for a
+    span that is not a name (or is a possessive one)."""
+    tokens = list(span)
+    while tokens and tokens[0].lower_ in LEADING_ARTICLES:
+        tokens = tokens[1:]
+    if not tokens or tokens[-1].lower_ in POSSESSIVES:
+        return None  # "Emma 's": a candidate the data sets do not annotate as Emma
+    if not tokens or len(tokens) > MAX_NAME_WORDS or span.root.pos_ != "PROPN":
+        return None
+    if span.root.ent_type_ not in NAME_ENTS or not all(t.is_title or t.is_upper for t in tokens):
+        return None  # "American", "the French"; a mistagged "n't"
+    return tuple(t.lower_ for t in tokens)
+
+
+def _outermost(names: Dict[MentionOffset, Tuple[str, ...]]) -> Dict[MentionOffset, Tuple[str, ...]]:
+    """The names that no other name contains: "Helena" in "Helena Kurz" is part of that
+    mention, not a repeat. Sorted by start and then longest first, a name is inside another
+    exactly when an earlier one reaches as far as it does."""
+    out, reach = {}, -1
+    for mention in sorted(names, key=lambda m: (m[0], -m[1])):
+        if reach < mention[1]:
+            out[mention] = names[mention]
+        reach = max(reach, mention[1])
+    return out
+
+
+def _main_name(group: Sequence[MentionOffset], names: Dict[MentionOffset, Tuple[str, ...]]):
+    """The name that a group's mentions use most often (the first of those used as often),
+    or None for a group without names."""
+    counts: Dict[Tuple[str, ...], int] = {}
+    for mention in group:  # in document order: the first name counted wins a tie
+        if mention in names:
+            counts[names[mention]] = counts.get(names[mention], 0) + 1
+    return max(counts, key=counts.get) if counts else None
+
+
+def _is_person(doc: Doc, group: Sequence[MentionOffset], names) -> bool:
+    """A group whose names the entity recognizer calls a person's, or leaves untyped."""
+    return all(doc[m[0] : m[1]].root.ent_type_ in ("PERSON", "") for m in group if m in names)
+
+
+def _classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:
+    out = 0
+    for mention in group:
+        out |= int(classes.get(mention, 0))
+    return out
+
+
+def mention_classes(spans: numpy.ndarray, classes: numpy.ndarray) -> Dict[MentionOffset, int]:
+    """A {(start, end): class} table from arrays of spans [M, 2] and their classes [M]."""
+    return {(int(s), int(e)): int(c) for (s, e), c in zip(spans.tolist(), classes.tolist())}

@@ -1,0 +1,126 @@
+"""Repeated names linked after decoding: docs tagged by hand (words, POS, heads, entities), so
+that the tests read the rule and not a tagger's mistakes."""
+import spacy
+from spacy.tokens import Doc, Span
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+from spacy_coref.pipeline.constraints import (
+    AGREEMENT,
+    BINDING,
+    FEMININE,
+    MASCULINE,
+    NAMES,
+    conflicting_classes,
+    decode_clusters,
+)
+from spacy_coref.pipeline.name_match import link_repeated_names, name_words
+
+
+def tagged(words, pos, persons=(), names=()):
+    """A doc with the given POS, PERSON entities over the `persons` spans, and a flat parse
+    (the rule reads the POS and the span's root): each word of a span in `names` or `persons`
+    hangs from the span's last word, every other word is a root of its own."""
+    heads = list(range(len(words)))
+    for start, end in (*names, *persons):
+        heads[start : end - 1] = [end - 1] * (end - 1 - start)
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads,
+              deps=["dep"] * len(words))
+    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in persons]
+    return doc
+
+
+def link(doc, clusters, mentions, classes=None):
+    return link_repeated_names(doc, clusters, mentions, classes or {}, conflicting_classes)
+
+
+def test_a_name_repeated_joins_its_first_mention():
+    # Felix left . He came . Felix smiled .
+    doc = tagged(["Felix", "left", ".", "He", "came", ".", "Felix", "smiled", "."],
+                 ["PROPN", "VERB", "PUNCT", "PRON", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT"])
+    mentions = [(0, 1), (3, 4), (6, 7)]
+    assert link(doc, [], mentions) == [[(0, 1), (6, 7)]]
+    # a clustered mention brings its cluster along
+    assert link(doc, [[(0, 1), (3, 4)]], mentions) == [[(0, 1), (3, 4), (6, 7)]]
+
+
+def test_a_cluster_goes_by_the_name_it_uses_most():
+    # Vevey ; Geneva ; Vevey ; Geneva : the model put the first Geneva with Vevey
+    doc = tagged(["Vevey", ";", "Geneva", ";", "Vevey", ";", "Geneva"],
+                 ["PROPN", "PUNCT", "PROPN", "PUNCT", "PROPN", "PUNCT", "PROPN"])
+    clusters = [[(0, 1), (2, 3), (4, 5)]]
+    assert link(doc, clusters, [(0, 1), (2, 3), (4, 5), (6, 7)]) == clusters
+
+
+def test_possessives_nationalities_and_lower_case_words_are_no_names():
+    words = ["Emma", "'s", "hat", ";", "Emma", "'s", "coat", ";", "French", "French", "n't", "n't"]
+    pos = ["PROPN", "PART", "NOUN", "PUNCT", "PROPN", "PART", "NOUN", "PUNCT", "PROPN", "PROPN",
+           "PROPN", "PROPN"]
+    doc = tagged(words, pos, names=[(0, 2), (4, 6)])
+    doc.ents = [Span(doc, 8, 9, label="NORP"), Span(doc, 9, 10, label="NORP")]
+    assert [name_words(doc[s:e]) for s, e in [(0, 2), (0, 1), (8, 9), (10, 11)]] == [
+        None, ("emma",), None, None]
+    assert link(doc, [], [(0, 2), (4, 6), (8, 9), (9, 10), (10, 11), (11, 12)]) == []
+
+
+def test_a_leading_the_and_case_do_not_count_but_other_words_do():
+    words = ["The", "Harlow", "Museum", "opened", ";", "the", "Harlow", "Museum", "closed", ";",
+             "the", "museum", "and", "the", "museum"]
+    pos = ["DET", "PROPN", "PROPN", "VERB", "PUNCT", "DET", "PROPN", "PROPN", "VERB", "PUNCT",
+           "DET", "NOUN", "CCONJ", "DET", "NOUN"]
+    doc = tagged(words, pos, names=[(0, 3), (5, 8), (10, 12), (13, 15)])
+    assert name_words(doc[0:3]) == ("harlow", "museum")
+    assert name_words(doc[10:12]) is None  # a common noun
+    assert link(doc, [], [(0, 3), (5, 8), (10, 12), (13, 15)]) == [[(0, 3), (5, 8)]]
+
+
+def test_one_word_of_a_single_longer_name():
+    # Helena Kurz left . Kurz smiled . Helena waved .
+    doc = tagged(["Helena", "Kurz", "left", ".", "Kurz", "smiled", ".", "Helena", "waved"],
+                 ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"],
+                 persons=[(0, 2), (4, 5), (7, 8)])
+    # "Helena" inside "Helena Kurz" is no mention of its own to link
+    clusters = link(doc, [], [(0, 1), (0, 2), (4, 5), (7, 8)])
+    assert clusters == [[(0, 2), (4, 5), (7, 8)]]
+
+
+def test_a_word_that_two_entities_share_links_neither():
+    # Jane Bennet read . Lydia Bennet laughed . Bennet left .
+    words = ["Jane", "Bennet", "read", ".", "Lydia", "Bennet", "laughed", ".", "Bennet", "left"]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"]
+    doc = tagged(words, pos, persons=[(0, 2), (4, 6), (8, 9)])
+    mentions = [(0, 2), (4, 6), (8, 9)]
+    assert link(doc, [], mentions) == []
+    # one entity (the model's cluster) holds both: "Bennet" is that entity's
+    assert link(doc, [[(0, 2), (4, 6)]], mentions) == [[(0, 2), (4, 6), (8, 9)]]
+
+
+def test_a_title_is_no_first_name():
+    # Mrs. Kronborg sang . Kronborg left : the surname alone may be her husband
+    words = ["Mrs.", "Kronborg", "sang", ".", "Kronborg", "left"]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"]
+    doc = tagged(words, pos, persons=[(0, 2), (4, 5)])
+    assert link(doc, [], [(0, 2), (4, 5)]) == []
+
+
+def test_clusters_that_agreement_keeps_apart_stay_apart():
+    # Jordan left ; he ... Jordan came ; she
+    doc = tagged(["Jordan", "left", "he", ";", "Jordan", "came", "she"],
+                 ["PROPN", "VERB", "PRON", "PUNCT", "PROPN", "VERB", "PRON"])
+    clusters = [[(0, 1), (2, 3)], [(4, 5), (6, 7)]]
+    classes = {(2, 3): MASCULINE, (6, 7): FEMININE}
+    assert link(doc, clusters, [(0, 1), (2, 3), (4, 5), (6, 7)], classes) == clusters
+    assert link(doc, clusters, [(0, 1), (2, 3), (4, 5), (6, 7)]) == [
+        [(0, 1), (2, 3), (4, 5), (6, 7)]]
+
+
+def test_nothing_changes_without_a_parse():
+    doc = Doc(spacy.blank("en").vocab, words=["Felix", "left", ".", "Felix", "came"])
+    assert link(doc, [], [(0, 1), (3, 4)]) == []
+
+
+def test_decoding_links_names_only_when_asked():
+    doc = tagged(["Felix", "left", ".", "Jonas", "came", ".", "Felix", "smiled", "."],
+                 ["PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT"])
+    scores = scores_for([(0, 1), (3, 4), (6, 7)], [[], [-1.0], [-1.0, -1.0]])
+    assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING]) == []
+    assert decode_clusters(doc, scores, 0.0, [NAMES]) == [[(0, 1), (6, 7)]]
