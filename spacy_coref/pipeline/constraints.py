@@ -244,7 +244,8 @@ def decode_clusters(
     constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
     """
-    spans = numpy.asarray(scores.candidates).reshape((-1, 2))[numpy.asarray(scores.kept)]  # [M, 2]
+    kept = numpy.asarray(scores.kept, dtype="int64")
+    spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
     mentions = None
     if not len(spans) or not (AGREEMENT in constraints or BINDING in constraints):
         clusters = predict_clusters(scores, null_score)
@@ -268,7 +269,7 @@ def decode_clusters(
         # agreement between the merged clusters even where the setting leaves agreement out:
         # "Jordan ... he" and "Jordan ... she" are two people
         classes = mention_classes(spans, mentions.classes)
-        clusters = link_repeated_names(doc, clusters, spans, classes, conflicting_classes)
+        clusters = link_repeated_names(doc, clusters, spans.tolist(), classes, conflicting_classes)
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)

@@ -14,9 +14,10 @@ mention of the same name:
   longer names with that word: "Bennet" after
   "Mr. Bennet" and "Jane Bennet" is left as it is.
 
-Clusters are never merged where agreement forbids it (one holds "he", the other "she"), and a
-name is a mention whose head is a proper noun and whose words are all capitalised or proper
-nouns. Without a parse nothing changes.
+Clusters are never merged where agreement forbids it (one holds "he", the other "she"). A
+name is a mention whose head is a proper noun and whose words are all capitalised, and not a
+possessive, a nationality or a date; a cluster goes by the name its mentions use most.
+Without a parse nothing changes.
 """
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -32,7 +33,9 @@ LEADING_ARTICLES = frozenset(("the",))
 POSSESSIVES = frozenset(("'s", "'", "’s", "’"))
 # what the entity recognizer may call a name ("" where it saw none): not nationalities
 # ("the French", "American"), dates or numbers
-NAME_ENTS = frozenset(("", "PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"))
+NAME_ENTS = frozenset((
+    "", "PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+))
 # words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes")
 HONORIFICS = frozenset((
     "mr", "mrs", "ms", "miss", "mister", "master", "sir", "lady", "lord", "madam", "madame",
@@ -128,7 +131,7 @@ def name_words(span: Span) -> Optional[Tuple[str, ...]]:
         tokens = tokens[1:]
     if not tokens or tokens[-1].lower_ in POSSESSIVES:
         return None  # "Emma 's": a candidate the data sets do not annotate as Emma
-    if not tokens or len(tokens) > MAX_NAME_WORDS or span.root.pos_ != "PROPN":
+    if len(tokens) > MAX_NAME_WORDS or span.root.pos_ != "PROPN":
         return None
     if span.root.ent_type_ not in NAME_ENTS or not all(t.is_title or t.is_upper for t in tokens):
         return None  # "American", "the French"; a mistagged "n't"

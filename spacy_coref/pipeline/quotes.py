@@ -257,7 +257,9 @@ def _move(groups: List[List[MentionOffset]], pronoun: MentionOffset, target: Men
         groups.append([target, pronoun])
 
 
-def _separate(groups: List[List[MentionOffset]], pronoun: MentionOffset, other: MentionOffset) -> None:
+def _separate(
+    groups: List[List[MentionOffset]], pronoun: MentionOffset, other: MentionOffset
+) -> None:
     """Take the pronoun out of the other mention's cluster, if it is there."""
     here = _find(groups, pronoun)
     if here is not None and here == _find(groups, other):
