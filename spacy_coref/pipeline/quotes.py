@@ -12,7 +12,7 @@ and its second-person pronouns into the addressee's (taking each out of the clus
 in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
 found is left as it is. Without a parse nothing changes.
 """
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from spacy.tokens import Doc, Token
 
@@ -123,7 +123,6 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     quotes = quote_speakers(doc)
     if not quotes:
         return clusters
-    groups: List[List[MentionOffset]] = [list(map(tuple, cluster)) for cluster in clusters]
     moves, separations = [], []
     for quote in quotes:
         for token in doc[quote.start : quote.end]:
@@ -139,13 +138,13 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
                 moves.append((pronoun, target))
             elif other is not None:
                 separations.append((pronoun, other))
+    groups = _Clusters(clusters)
     for pronoun, target in moves:
-        _move(groups, pronoun, _mention_of(groups, target))
+        groups.move(pronoun, groups.mention_of(target))
     # after every move: a later move may have brought the other into the pronoun's cluster
     for pronoun, other in separations:
-        _separate(groups, pronoun, _mention_of(groups, other))
-    groups = [sorted(set(group)) for group in groups if len(set(group)) > 1]
-    return sorted(groups)
+        groups.separate(pronoun, groups.mention_of(other))
+    return groups.clusters()
 
 
 def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:
@@ -223,44 +222,54 @@ def _is_plural(token: Token) -> bool:
     )
 
 
-def _mention_of(groups: Sequence[List[MentionOffset]], phrase: MentionOffset) -> MentionOffset:
-    """The phrase as a clustered mention: a clustered mention ending on the phrase's head
-    ("Mrs. Gray" for "Gray"), else the phrase itself."""
-    best: Optional[MentionOffset] = None
-    for group in groups:
-        for mention in group:
-            if mention == phrase:
-                return mention
-            if mention[1] == phrase[1] and mention[0] <= phrase[1] - 1:
-                if best is None or mention[1] - mention[0] > best[1] - best[0]:
-                    best = mention
-    return best if best is not None else phrase
+class _Clusters:
+    """Clusters that pronouns move between, indexed by mention and by end token, so that a
+    novel's thousands of quotes do not each scan every cluster."""
 
+    def __init__(self, clusters: ClusterOffsets):
+        self.groups: List[List[MentionOffset]] = [list(map(tuple, c)) for c in clusters]
+        self.group_of: Dict[MentionOffset, int] = {}
+        self.ending_at: Dict[int, List[MentionOffset]] = {}
+        for index, group in enumerate(self.groups):
+            for mention in group:
+                self._add(mention, index)
 
-def _find(groups: Sequence[List[MentionOffset]], mention: MentionOffset) -> Optional[int]:
-    for index, group in enumerate(groups):
-        if mention in group:
-            return index
-    return None
+    def _add(self, mention: MentionOffset, index: int) -> None:
+        self.group_of[mention] = index
+        self.ending_at.setdefault(mention[1], []).append(mention)
 
+    def mention_of(self, phrase: MentionOffset) -> MentionOffset:
+        """The phrase as a clustered mention: the longest clustered mention ending on the
+        phrase's head ("Mrs. Gray" for "Gray"), else the phrase itself."""
+        if phrase in self.group_of:
+            return phrase
+        ending = [
+            m for m in self.ending_at.get(phrase[1], ())
+            if m in self.group_of and m[0] <= phrase[1] - 1
+        ]
+        return max(ending, key=lambda m: m[1] - m[0]) if ending else phrase
 
-def _move(groups: List[List[MentionOffset]], pronoun: MentionOffset, target: MentionOffset) -> None:
-    """Put the pronoun in the target's cluster, out of any other."""
-    here, there = _find(groups, pronoun), _find(groups, target)
-    if here is not None and here == there:
-        return
-    if here is not None:
-        groups[here].remove(pronoun)
-    if there is not None:
-        groups[there].append(pronoun)
-    else:
-        groups.append([target, pronoun])
+    def move(self, pronoun: MentionOffset, target: MentionOffset) -> None:
+        """Put the pronoun in the target's cluster, out of any other."""
+        here, there = self.group_of.get(pronoun), self.group_of.get(target)
+        if here is not None and here == there:
+            return
+        if here is not None:
+            self.groups[here].remove(pronoun)
+        if there is None:
+            there = len(self.groups)
+            self.groups.append([target])
+            self._add(target, there)
+        self.groups[there].append(pronoun)
+        self._add(pronoun, there)
 
+    def separate(self, pronoun: MentionOffset, other: MentionOffset) -> None:
+        """Take the pronoun out of the other mention's cluster, if it is there."""
+        here = self.group_of.get(pronoun)
+        if here is not None and here == self.group_of.get(other):
+            self.groups[here].remove(pronoun)
+            del self.group_of[pronoun]
 
-def _separate(
-    groups: List[List[MentionOffset]], pronoun: MentionOffset, other: MentionOffset
-) -> None:
-    """Take the pronoun out of the other mention's cluster, if it is there."""
-    here = _find(groups, pronoun)
-    if here is not None and here == _find(groups, other):
-        groups[here].remove(pronoun)
+    def clusters(self) -> ClusterOffsets:
+        """The clusters of two mentions or more, each sorted, in document order."""
+        return sorted(sorted(set(g)) for g in self.groups if len(set(g)) > 1)
