@@ -38,6 +38,7 @@ CATEGORIES = (
     "cataphora",
     "repeated_names",
     "split_antecedents",
+    "different_people",
 )
 # text -> the clusters the test component writes, as token offsets (end exclusive)
 FAKE_CLUSTERS: Dict[str, List[List[List[int]]]] = {

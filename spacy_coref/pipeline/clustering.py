@@ -1,7 +1,7 @@
 """From antecedent scores to clusters, and the training signal for them. Pure numpy over one doc's
 `CorefScores`; no Python loop over mentions in the prediction path, except over the mentions of
-the clusters that the agreement constraint repairs."""
-from typing import Callable, Dict, List, Optional, Set, Tuple
+the clusters that the constraints repair."""
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -47,14 +47,20 @@ def constrained_clusters(
     conflicts: Optional[Callable[[int], int]] = None,
     forbidden: Optional[numpy.ndarray] = None,
     required: Optional[numpy.ndarray] = None,
+    names: Optional[Sequence[Optional[Hashable]]] = None,
+    clash: Optional[Callable[[Any, Any], bool]] = None,
 ) -> ClusterOffsets:
     """As `predict_clusters`, under constraints. Forbidden antecedents are never taken and a
     required one always is. Then each cluster whose mentions' classes conflict (he and she)
     keeps its majority: the mentions of the other classes leave it, and each takes its best
-    antecedent above the null score in a cluster it agrees with, or none. Last, a forbidden
+    antecedent above the null score in a cluster it agrees with, or none. Next, a forbidden
     pair that other links put in one cluster ("He asked him" through "Sam") is parted: the
     later mention leaves, and takes its best antecedent above the null score in a cluster
-    without the other (and that it agrees with), or none. Without constraints this is
+    without the other (and that it agrees with), or none. Finally, a cluster holding names
+    that clash ("Ricardo Rocha" ... "he" ... "Eugenio Bernal") is rebuilt from its links in
+    document order: a name whose link would join a cluster with a clashing name takes its
+    best antecedent above the null score in a cluster without one (and that it agrees
+    with), or none, and the mentions linked to it go with it. Without constraints this is
     exactly `predict_clusters`.
 
     scores (CorefScores): the model's output for one doc.
@@ -64,6 +70,8 @@ def constrained_clusters(
     forbidden (numpy.ndarray): [M, K] antecedents never to take.
     required (numpy.ndarray): [M, K] antecedents to take ahead of any other and of the null
         antecedent (a reflexive's own subject).
+    names (Sequence): [M] each kept mention's name for `clash`, None where it has none.
+    clash (Callable[[Any, Any], bool]): whether two names cannot be in one cluster.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
@@ -83,10 +91,15 @@ def constrained_clusters(
         links = _agree(pair_scores, antecedents, links, classes, conflicts, null_score)
     else:
         classes, conflicts = numpy.zeros(len(links), dtype="int64"), _no_conflicts
+    pairs = numpy.zeros((0, 2), dtype="int64")
     if forbidden is not None:
         q, k = numpy.nonzero(forbidden & candidate)
         pairs = numpy.stack([q, antecedents[q, k]], axis=1)  # [n, 2] (mention, earlier one)
         links = _keep_apart(pair_scores, antecedents, links, pairs, classes, conflicts, null_score)
+    if names is not None and clash is not None:
+        links = _part_names(
+            pair_scores, antecedents, links, classes, conflicts, null_score, names, clash, pairs
+        )
     return clusters_from_links(scores, links)
 
 
@@ -114,11 +127,101 @@ def _keep_apart(
     for r in numpy.unique(root[leaving]).tolist():
         members = numpy.flatnonzero(root == r)  # [n] in document order
         _leave(links, members, numpy.isin(members, leaving))
+    apart = _apart_table(pairs)
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving, apart)
+
+
+def _apart_table(pairs: numpy.ndarray) -> Dict[int, List[int]]:
+    """Each mention of the `pairs` ([n, 2]) -> the mentions it must stay apart from."""
     apart: Dict[int, List[int]] = {}
     for m, a in pairs.tolist():
         apart.setdefault(m, []).append(a)
         apart.setdefault(a, []).append(m)
-    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving, apart)
+    return apart
+
+
+def _part_names(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+    names: Sequence[Optional[Hashable]],
+    clash: Callable[[Any, Any], bool],
+    pairs: numpy.ndarray,
+) -> numpy.ndarray:
+    """Rebuild the clusters of `links` whose names clash (see `constrained_clusters`); `pairs`
+    ([n, 2]) are mentions that must stay apart. RETURNS (numpy.ndarray): [M] new links."""
+    root = _roots(links)  # [M]
+    named_in: Dict[int, Set[Hashable]] = {}  # a cluster's distinct names, at its root
+    for m, name in enumerate(names):
+        if name is not None:
+            named_in.setdefault(int(root[m]), set()).add(name)
+    bad = [r for r, found in named_in.items() if _any_clash(found, found, clash)]
+    if not bad:
+        return links
+    links = links.copy()
+    rebuilt = numpy.flatnonzero(numpy.isin(root, bad))  # [n] in document order
+    # union-find over clusters: the others stay whole, the rebuilt ones start apart
+    parent = root.copy()
+    parent[rebuilt] = rebuilt
+    flags: Dict[int, int] = {}
+    for r, c in zip(parent.tolist(), classes.tolist()):
+        flags[r] = flags.get(r, 0) | int(c)
+    cluster_names = {r: found for r, found in named_in.items() if r not in bad}
+    for m in rebuilt.tolist():
+        if names[m] is not None:
+            cluster_names[m] = {names[m]}
+    apart = _apart_table(pairs)
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = int(parent[i])
+        return i
+
+    def may_join(m: int, ra: int) -> bool:
+        if ra == m or flags[ra] & conflicts(flags[m]):
+            return False
+        if any(find(other) == ra for other in apart.get(m, ())):
+            return False
+        return not _any_clash(cluster_names.get(m, ()), cluster_names.get(ra, ()), clash)
+
+    def join(m: int, ra: int) -> None:
+        parent[m] = ra
+        flags[ra] |= flags.pop(m)
+        if m in cluster_names:
+            cluster_names.setdefault(ra, set()).update(cluster_names.pop(m))
+
+    # in document order, so that each mention is still alone when its own link is decided
+    for m in rebuilt.tolist():
+        a = int(links[m])
+        if a == m:
+            continue
+        if may_join(m, find(a)):
+            join(m, find(a))
+            continue
+        links[m] = m
+        if names[m] is None:
+            continue  # its link ran into a binding or agreement conflict: it stays alone
+        columns = numpy.argsort(-pair_scores[m], kind="stable")
+        for column in columns[pair_scores[m, columns] > null_score].tolist():
+            if column == NULL_COLUMN:
+                continue
+            a = int(antecedents[m, column - FIRST_ANTECEDENT_COLUMN])
+            if may_join(m, find(a)):
+                links[m] = a
+                join(m, find(a))
+                break
+    return links
+
+
+def _any_clash(
+    ours: Iterable[Any], theirs: Iterable[Any], clash: Callable[[Any, Any], bool]
+) -> bool:
+    theirs = list(theirs)
+    return any(clash(x, y) for x in ours for y in theirs)
 
 
 def _agree(

@@ -11,17 +11,26 @@ reliably, and their violations are the errors a user sees first:
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
-  ("He hurt himself"). Binding rules out the link itself, and where other links still join
-  the two ("He asked him", both linked to "Sam"), the later one leaves the cluster: a parse
-  error then costs one mention's link, not a narrator's whole cluster.
+  ("He hurt himself"). A clause without a subject of its own takes the one of the clause it
+  hangs from: "Denton began to suffocate him", "Percy left, telling him", "after meeting
+  him, Sam left" (the subject), "Ann asked Bo to help him" (the object: him is not Bo).
+  Binding rules out the link itself, and where other links still join the two ("He asked
+  him", both linked to "Sam"), the later one leaves the cluster: a parse error then costs one
+  mention's link, not a narrator's whole cluster. A possessor is not the noun phrase it is
+  part of: "her mother" leaves the cluster of its "her" (`part_possessors`).
 * quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
   shows a speech tag ("..." Tom told Anna); applied after the others (`quotes.py`).
 * names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
   mention's cluster where agreement allows (`name_match.py`).
+* distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and
+  "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore") are never in one cluster, even where a
+  pronoun between them was linked to both (`person_names.py`); with `names` on, a repeated
+  name does not bring them together either.
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
-mention (bit flags) and masks of forbidden and required (mention, antecedent) pairs. The
-parse is read once per mention; the pair masks are array operations.
+mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
+mention's person name. The parse is read once per mention; the pair masks are array
+operations.
 """
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -36,13 +45,15 @@ from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
 from .name_match import link_repeated_names, mention_classes
+from .person_names import GroupNames, names_clash, person_name
 from .quotes import link_quote_pronouns
 
 AGREEMENT = "agreement"
 BINDING = "binding"
 QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quotes.py)
 NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
-CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES)
+DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_names.py)
+CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES)
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -98,6 +109,9 @@ SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # "with him") allow coreference and are left out.
 ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
 RELATIVE_TAGS = {"WDT", "WP"}
+# Forms of address whose possessor is the one addressed: "your Ladyship" is "you"
+ADDRESS_TITLES = {"ladyship", "lordship", "majesty", "highness", "excellency", "honour", "honor",
+                  "grace", "worship", "eminence", "holiness", "reverence"}
 VERB_POS = {"VERB", "AUX"}
 MAX_CONJ_HOPS = 8
 
@@ -109,6 +123,8 @@ class MentionConstraints(NamedTuple):
     roots: numpy.ndarray  # [M] token index of the syntactic head, -1 for I/we/you (unbound)
     clause_subjects: numpy.ndarray  # [M] token index of the subject binding it, -1 if none
     reflexive: numpy.ndarray  # [M] bool
+    heads: numpy.ndarray  # [M] token index of the syntactic head, -1 without a parse
+    possessed: numpy.ndarray  # [M] head of the noun phrase it is the possessor of, -1 if none
 
 
 def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
@@ -140,6 +156,8 @@ def mention_constraints(
     roots = numpy.full(n, -1, dtype="int64")
     subjects = numpy.full(n, -1, dtype="int64")
     reflexive = numpy.zeros(n, dtype=bool)
+    heads = numpy.full(n, -1, dtype="int64")
+    possessed = numpy.full(n, -1, dtype="int64")
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
         root = span.root
@@ -147,11 +165,14 @@ def mention_constraints(
         reflexive[i] = len(span) == 1 and (
             root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
         )
+        heads[i] = root.i
+        if root.dep_ == "poss" and root.head.lower_ not in ADDRESS_TITLES:
+            possessed[i] = root.head.i
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i])
             subjects[i] = -1 if subject is None else subject.i
-    return MentionConstraints(classes, roots, subjects, reflexive)
+    return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed)
 
 
 def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
@@ -186,7 +207,9 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         classes = numpy.where((classes == 0) & all_title, named, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
-    return MentionConstraints(classes, unbound, unbound.copy(), reflexive)
+    return MentionConstraints(
+        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy()
+    )
 
 
 def _hash_table(table: Dict[str, int]) -> Tuple[numpy.ndarray, numpy.ndarray]:
@@ -233,6 +256,32 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     return forbidden, required
 
 
+def part_possessors(
+    clusters: ClusterOffsets, spans: numpy.ndarray, mentions: MentionConstraints
+) -> ClusterOffsets:
+    """The clusters without each noun phrase whose own possessor shares its cluster ("her
+    mother" with "her"). The noun phrase stands alone and is not relinked: its next best
+    antecedents were wrong more often than not on the dev sets. Mentions linked through it
+    stay.
+
+    clusters (ClusterOffsets): decoded clusters.
+    spans (numpy.ndarray): [M, 2] the kept mentions that `mentions` describes.
+    mentions (MentionConstraints): their heads and what they are the possessors of.
+    RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
+    """
+    if not (mentions.possessed >= 0).any():
+        return clusters
+    index = {(int(s), int(e)): i for i, (s, e) in enumerate(spans.tolist())}
+    out = []
+    for cluster in clusters:
+        members = [index.get(tuple(m), -1) for m in cluster]
+        owned = {int(mentions.possessed[i]) for i in members if i >= 0} - {-1}
+        kept = [m for m, i in zip(cluster, members) if i < 0 or mentions.heads[i] not in owned]
+        if len(kept) > 1:
+            out.append(kept)
+    return sorted(out)
+
+
 def decode_clusters(
     doc: Doc, scores: CorefScores, null_score: float, constraints: Sequence[str]
 ) -> ClusterOffsets:
@@ -246,14 +295,18 @@ def decode_clusters(
     """
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
-    mentions = None
-    if not len(spans) or not (AGREEMENT in constraints or BINDING in constraints):
+    mentions = names = None
+    if not len(spans) or not (
+        AGREEMENT in constraints or BINDING in constraints or DISTINCT_NAMES in constraints
+    ):
         clusters = predict_clusters(scores, null_score)
     else:
         mentions = mention_constraints(doc, spans)
         forbidden = required = None
         if BINDING in constraints:
             forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
+        if DISTINCT_NAMES in constraints:
+            names = [person_name(doc[start:end]) for start, end in spans.tolist()]
         agreement = AGREEMENT in constraints
         clusters = constrained_clusters(
             scores,
@@ -262,14 +315,24 @@ def decode_clusters(
             conflicts=conflicting_classes if agreement else None,
             forbidden=forbidden,
             required=required,
+            names=names,
+            clash=names_clash,
         )
+        if BINDING in constraints:
+            clusters = part_possessors(clusters, spans, mentions)
     if NAMES in constraints and len(spans) and doc.has_annotation("DEP"):
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         # agreement between the merged clusters even where the setting leaves agreement out:
         # "Jordan ... he" and "Jordan ... she" are two people
         classes = mention_classes(spans, mentions.classes)
-        clusters = link_repeated_names(doc, clusters, spans.tolist(), classes, conflicting_classes)
+        clashes = None
+        if DISTINCT_NAMES in constraints:
+            known = dict(zip(map(tuple, spans.tolist()), names)) if names is not None else {}
+            clashes = GroupNames(doc, known).clash
+        clusters = link_repeated_names(
+            doc, clusters, spans.tolist(), classes, conflicting_classes, clashes
+        )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
@@ -342,7 +405,22 @@ def _binding_subject(root: Token, reflexive: bool) -> Optional[Token]:
             if subject.tag_ in RELATIVE_TAGS and verb.dep_ == "relcl":
                 return verb.head  # "the man who saw him": the subject is "the man"
             return subject
-        if verb.dep_ != "conj":
+        if verb.dep_ == "conj":
+            verb = verb.head  # "called the plumber and thanked him": the shared subject
+        elif verb.dep_ == "xcomp":
+            # the unspoken subject of "to help him" is the object of "asked Ann to help him",
+            # else the subject of "tried to help him"
+            governor = verb.head
+            controller = next((t for t in governor.children if t.dep_ in OBJECT_DEPS), None)
+            if controller is not None:
+                return controller
+            verb = governor
+        elif verb.tag_ == "VBG" and verb.dep_ == "advcl":
+            verb = verb.head  # "Percy left, telling him ...": Percy tells
+        elif verb.tag_ == "VBG" and verb.dep_ == "pcomp" and verb.head.dep_ == "prep":
+            verb = verb.head.head  # "after meeting him, Sam left": Sam met
+            if verb.pos_ not in VERB_POS:
+                return None
+        else:
             return None
-        verb = verb.head  # "called the plumber and thanked him": the shared subject
     return None

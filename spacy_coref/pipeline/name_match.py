@@ -19,7 +19,7 @@ name is a mention whose head is a proper noun and whose words are all capitalise
 possessive, a nationality or a date; a cluster goes by the name its mentions use most.
 Without a parse nothing changes.
 """
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc, Span
@@ -50,6 +50,7 @@ def link_repeated_names(
     mentions: Sequence[MentionOffset],
     classes: Dict[MentionOffset, int],
     conflicts,
+    clashes: Optional[Callable[[Sequence[MentionOffset], Sequence[MentionOffset]], bool]] = None,
 ) -> ClusterOffsets:
     """The clusters with each repeated name in its earlier mention's cluster.
 
@@ -61,6 +62,8 @@ def link_repeated_names(
     classes (Dict[MentionOffset, int]): agreement classes (bit flags) of the clusters'
         mentions and the candidates; a mention missing has none.
     conflicts (Callable[[int], int]): the classes that cannot join a cluster of given classes.
+    clashes (Callable): whether two groups of mentions hold two people's names
+        (`person_names.py`); such groups are not merged. None: any may be.
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
     """
     if not doc.has_annotation("DEP"):
@@ -87,12 +90,17 @@ def link_repeated_names(
             g = parent[g]
         return g
 
+    members = [list(group) for group in groups]  # each union's mentions, at its root
+
     def join(a: int, b: int) -> None:
         a, b = find(a), find(b)
         if a == b or group_classes[a] & conflicts(group_classes[b]):
             return
+        if clashes is not None and clashes(members[a], members[b]):
+            return
         parent[b] = a
         group_classes[a] |= group_classes[b]
+        members[a].extend(members[b])
 
     first_of: Dict[Tuple[str, ...], int] = {}
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):  # in document order

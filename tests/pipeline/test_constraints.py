@@ -302,3 +302,82 @@ def test_decoding_a_doc_without_real_antecedents():
     scores = scores_for(spans, [[], [MASKED_SCORE]])  # the only antecedent column is padding
     assert decode_clusters(doc, scores, 0.0, ["agreement", "binding"]) == []
     assert decode_clusters(doc, scores_for([(0, 1)], [[]]), 0.0, ["binding"]) == []
+
+
+CONTROL_POS = {**POS, "TO": "PART", "VB": "VERB", "VBG": "VERB", ",": "PUNCT"}
+
+
+def control_doc(words, heads, deps, tags):
+    pos = [CONTROL_POS[t] for t in tags]
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
+
+
+@pytest.mark.parametrize(
+    "words,heads,deps,tags,pronoun,subject",
+    [
+        # Denton began to suffocate him .  (the subject of "began" suffocates)
+        (["Denton", "began", "to", "suffocate", "him", "."], [1, 1, 3, 1, 3, 1],
+         ["nsubj", "ROOT", "aux", "xcomp", "dobj", "punct"],
+         ["NNP", "VBD", "TO", "VB", "PRP", "."], 4, 0),
+        # Ann asked Bo to help him .  (the object of "asked" helps)
+        (["Ann", "asked", "Bo", "to", "help", "him", "."], [1, 1, 1, 4, 1, 4, 1],
+         ["nsubj", "ROOT", "dobj", "aux", "xcomp", "dobj", "punct"],
+         ["NNP", "VBD", "NNP", "TO", "VB", "PRP", "."], 5, 2),
+        # Percy left , telling him .
+        (["Percy", "left", ",", "telling", "him", "."], [1, 1, 1, 1, 3, 1],
+         ["nsubj", "ROOT", "punct", "advcl", "dobj", "punct"],
+         ["NNP", "VBD", ",", "VBG", "PRP", "."], 4, 0),
+        # After meeting him , Sam left .
+        (["After", "meeting", "him", ",", "Sam", "left", "."], [5, 0, 1, 5, 5, 5, 5],
+         ["prep", "pcomp", "dobj", "punct", "nsubj", "ROOT", "punct"],
+         ["IN", "VBG", "PRP", ",", "NNP", "VBD", "."], 2, 4),
+    ],
+)
+def test_binding_reaches_the_unspoken_subject_of_a_clause(words, heads, deps, tags, pronoun,
+                                                          subject):
+    doc = control_doc(words, heads, deps, tags)
+    spans = sorted([(subject, subject + 1), (pronoun, pronoun + 1)])
+    mentions = mention_constraints(doc, spans)
+    assert mentions.clause_subjects.tolist()[spans.index((pronoun, pronoun + 1))] == subject
+    # the pronoun prefers that subject; binding leaves it without an antecedent
+    scores = scores_for(spans, [[], [3.0]])
+    assert predict_clusters(scores) == [spans]
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == []
+
+
+def test_a_reflexive_in_a_clause_without_a_subject_takes_the_one_above():
+    # Sam tried to hurt himself .
+    doc = control_doc(["Sam", "tried", "to", "hurt", "himself", "."], [1, 1, 3, 1, 3, 1],
+                      ["nsubj", "ROOT", "aux", "xcomp", "dobj", "punct"],
+                      ["NNP", "VBD", "TO", "VB", "PRP", "."])
+    scores = scores_for([(0, 1), (4, 5)], [[], [-3.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (4, 5)]]
+
+
+def test_a_comitative_pronoun_stays_free_in_a_clause_without_a_subject():
+    # Sam tried to take Bo with him .
+    doc = control_doc(["Sam", "tried", "to", "take", "Bo", "with", "him", "."],
+                      [1, 1, 3, 1, 3, 3, 5, 1],
+                      ["nsubj", "ROOT", "aux", "xcomp", "dobj", "prep", "pobj", "punct"],
+                      ["NNP", "VBD", "TO", "VB", "NNP", "IN", "PRP", "."])
+    assert mention_constraints(doc, [(0, 1), (6, 7)]).clause_subjects.tolist() == [-1, -1]
+
+
+def test_a_noun_phrase_leaves_the_cluster_of_its_own_possessor():
+    # Anna came . Her mother smiled .
+    doc = parsed(["Anna", "came", ".", "Her", "mother", "smiled", "."], [1, 1, 1, 4, 5, 5, 5],
+                 ["nsubj", "ROOT", "punct", "poss", "nsubj", "ROOT", "punct"],
+                 ["NNP", "VBD", ".", "PRP$", "NN", "VBD", "."])
+    spans = [(0, 1), (3, 4), (3, 5)]  # Anna, Her, Her mother
+    scores = scores_for(spans, [[], [3.0], [1.0, 2.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [spans]
+    # "Her mother" stands alone: not relinked to Anna, whom the scores rank next
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (3, 4)]]
+
+
+def test_a_form_of_address_stays_with_its_possessor():
+    # Your Ladyship smiled .
+    doc = parsed(["Your", "Ladyship", "smiled", "."], [1, 2, 2, 2],
+                 ["poss", "nsubj", "ROOT", "punct"], ["PRP$", "NNP", "VBD", "."])
+    scores = scores_for([(0, 1), (0, 2)], [[], [2.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (0, 2)]]

@@ -1,0 +1,161 @@
+"""Distinct names: what a person's name is read as, which names clash, and how decoding parts
+a cluster that holds two people's names. Docs are tagged by hand, scores too."""
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc, Span
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
+from spacy_coref.pipeline.constraints import (
+    DISTINCT_NAMES,
+    conflicting_classes,
+    decode_clusters,
+)
+from spacy_coref.pipeline.name_match import link_repeated_names
+from spacy_coref.pipeline.person_names import GroupNames, PersonName, names_clash, person_name
+
+
+def name_doc(text, label="PERSON"):
+    """A doc of one name, its words proper nouns hanging from the last, tagged `label`."""
+    words = text.split()
+    heads = [len(words) - 1] * len(words)
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=["PROPN"] * len(words), heads=heads,
+              deps=["compound"] * (len(words) - 1) + ["ROOT"])
+    if label:
+        doc.ents = [Span(doc, 0, len(words), label=label)]
+    return doc
+
+
+def read(text, label="PERSON"):
+    doc = name_doc(text, label)
+    return person_name(doc[:])
+
+
+def test_a_name_is_read_as_first_and_last_name_where_its_form_says_so():
+    assert read("Jane Bennet") == PersonName(frozenset({"jane", "bennet"}), "jane", "bennet")
+    assert read("Mr. Bennet") == PersonName(frozenset({"bennet"}), None, "bennet")
+    assert read("Sir Thomas Glen-Coats") == PersonName(
+        frozenset({"thomas", "glen-coats"}), "thomas", "glen-coats"
+    )
+    assert read("Emma") == PersonName(frozenset({"emma"}), "emma", None)
+    assert read("Poirot") == PersonName(frozenset({"poirot"}), None, None)
+    assert read("Queen") is None  # a title alone
+
+
+def test_only_people_names_are_read():
+    assert read("Acme Steel", "ORG") is None
+    assert read("Geneva", "GPE") is None
+    assert read("Poirot", None) is not None  # untyped
+    # a title or a known first name outranks the entity recognizer
+    assert read("Madame Duval", "GPE") == PersonName(frozenset({"duval"}), None, "duval")
+    assert read("Helena Kurz", "ORG").first == "helena"
+
+
+@pytest.mark.parametrize(
+    "a,b,clash",
+    [
+        ("Jane Bennet", "Elizabeth Bennet", True),  # first names differ
+        ("Mr. Bennet", "Mr. Collins", True),  # last names differ
+        ("Ricardo Rocha", "Eugenio Bernal", True),
+        ("Poirot", "Hastings", True),  # two single words of unknown part
+        ("Markham", "Karen Blixen", True),  # a word that is in neither part
+        ("Emma", "Jane Fairfax", True),
+        ("Mr. Bennet", "Jane Bennet", False),
+        ("Emma", "Miss Woodhouse", False),  # a first name and a last name
+        ("Poirot", "Dr. Archie", True),  # a word of unknown part and a titled last name
+        ("Woodhouse", "Emma", False),  # a word of unknown part may be a first name's surname
+        ("Jennifer Jayne", "Jennifer Jayne Jones", False),  # one holds the other's words
+        ("Kurz", "Helena Kurz", False),
+        ("Poirot", "Poirot", False),
+    ],
+)
+def test_names_clash_when_they_differ_in_a_part_both_show(a, b, clash):
+    assert names_clash(read(a), read(b)) is clash
+    assert names_clash(read(b), read(a)) is clash
+
+
+def test_a_cluster_with_two_names_is_cut_before_the_second():
+    # Rocha ... he ... Bernal ... his: Bernal's best antecedent is "he", and "his" follows Bernal
+    spans = [(0, 1), (2, 3), (4, 5), (6, 7)]
+    scores = scores_for(spans, [[], [3.0], [1.0, 2.0], [0.5, 1.0, 4.0]])
+    names = ["rocha", None, "bernal", None]
+    assert predict_clusters(scores) == [spans]
+    out = constrained_clusters(scores, names=names, clash=str.__ne__)
+    assert out == [[(0, 1), (2, 3)], [(4, 5), (6, 7)]]
+    # without a name that clashes, nothing changes
+    same = ["rocha", None, "rocha", None]
+    assert constrained_clusters(scores, names=same, clash=str.__ne__) == [spans]
+
+
+def test_a_parted_name_takes_its_best_antecedent_without_a_clash():
+    # Rocha, a visitor (no name, alone), he -> Rocha, Bernal (best: he, then the visitor)
+    spans = [(0, 1), (2, 3), (4, 5), (6, 7)]
+    scores = scores_for(spans, [[], [-1.0], [3.0, -1.0], [1.0, 1.5, 2.0]])
+    names = ["rocha", None, None, "bernal"]
+    out = constrained_clusters(scores, names=names, clash=str.__ne__)
+    assert out == [[(0, 1), (4, 5)], [(2, 3), (6, 7)]]
+    # below the null score it stays alone
+    assert constrained_clusters(scores, 2.0, names=names, clash=str.__ne__) == [
+        [(0, 1), (4, 5)]
+    ]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_decoding_never_leaves_two_clashing_names_in_a_cluster(seed):
+    rng = numpy.random.default_rng(seed)
+    n = 40
+    spans = [(2 * i, 2 * i + 1) for i in range(n)]
+    scores = scores_for(spans, [list(rng.normal(1.0, 2.0, size=i)) for i in range(n)])
+    names = list(rng.choice(["ann", "bo", "cy", None, None, None], size=n))
+    classes = rng.choice([0, 0, 1, 2], size=n)  # unknown, masculine, feminine
+    out = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, names=names, clash=str.__ne__
+    )
+    for cluster in out:
+        found = {names[spans.index(m)] for m in cluster} - {None}
+        assert len(found) <= 1, (cluster, found)
+    # names all different from None but never clashing: the plain agreement decoding
+    plain = constrained_clusters(scores, classes=classes, conflicts=conflicting_classes)
+    never = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, names=names,
+        clash=lambda a, b: False,
+    )
+    assert never == plain
+
+
+def people_doc():
+    # Ricardo Rocha met him . Eugenio Bernal left .
+    words = ["Ricardo", "Rocha", "met", "him", ".", "Eugenio", "Bernal", "left", "."]
+    pos = ["PROPN", "PROPN", "VERB", "PRON", "PUNCT", "PROPN", "PROPN", "VERB", "PUNCT"]
+    heads = [1, 2, 2, 2, 2, 6, 7, 7, 7]
+    deps = ["compound", "nsubj", "ROOT", "dobj", "punct", "compound", "nsubj", "ROOT", "punct"]
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads, deps=deps)
+    doc.ents = [Span(doc, 0, 2, label="PERSON"), Span(doc, 5, 7, label="PERSON")]
+    return doc
+
+
+def test_decode_clusters_parts_two_people_joined_through_a_pronoun():
+    doc = people_doc()
+    spans = [(0, 2), (3, 4), (5, 7)]  # Ricardo Rocha, him, Eugenio Bernal
+    scores = scores_for(spans, [[], [2.0], [-1.0, 1.0]])  # Bernal's best: him
+    assert decode_clusters(doc, scores, 0.0, []) == [spans]
+    assert decode_clusters(doc, scores, 0.0, [DISTINCT_NAMES]) == [[(0, 2), (3, 4)]]
+
+
+def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
+    # Ann Lee spoke . Ann Lee met Bo Park .  (the model put the second Ann Lee with Bo Park)
+    words = ["Ann", "Lee", "spoke", ".", "Ann", "Lee", "met", "Bo", "Park", "."]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "PROPN", "VERB", "PROPN", "PROPN", "PUNCT"]
+    heads = [1, 2, 2, 2, 5, 6, 6, 8, 6, 6]
+    deps = ["compound", "nsubj", "ROOT", "punct", "compound", "nsubj", "ROOT", "compound",
+            "dobj", "punct"]
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads, deps=deps)
+    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in [(0, 2), (4, 6), (7, 9)]]
+    clusters = [[(4, 6), (7, 9)]]
+    mentions = [(0, 2), (4, 6), (7, 9)]
+    merged = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes)
+    assert merged == [[(0, 2), (4, 6), (7, 9)]]  # "Ann Lee" twice: one group
+    groups = GroupNames(doc)
+    kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
+    assert kept == clusters  # but that group holds Bo Park too
