@@ -117,9 +117,9 @@ def make_coref_cluster(
         doc's parse: "agreement" (no cluster holds he and she, it and he/she, or they and
         he/she; gendered nouns and plural nouns count too), "binding" (an object is not
         its own clause's subject; a reflexive is), "quotes" (a quote's I is its speaker,
-        its you the one it is said to), "names" (a name repeated is one entity) and
-        "distinct_names" (two people's names are never one entity). [] decodes the scores
-        alone.
+        its you the one it is said to), "names" (a name repeated is one entity),
+        "distinct_names" (two people's names are never one entity) and "indefinites" ("a
+        new library" takes no antecedent). [] decodes the scores alone.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU

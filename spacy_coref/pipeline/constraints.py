@@ -26,12 +26,17 @@ reliably, and their violations are the errors a user sees first:
   "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore") are never in one cluster, even where a
   pronoun between them was linked to both (`person_names.py`); with `names` on, a repeated
   name does not bring them together either.
+* indefinites: a noun phrase with "a" or "an" ("a new library") introduces an entity: it
+  takes no antecedent, though later mentions may take it as theirs. Appositives and
+  predicates ("Ann, a nurse"; "Ann is a nurse") count too: the dev sets' annotations rarely
+  link them.
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
 mention's person name. The parse is read once per mention; the pair masks are array
 operations.
 """
+import dataclasses
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
@@ -41,6 +46,7 @@ from spacy.tokens import Doc, Token
 
 from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
+from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
@@ -53,7 +59,9 @@ BINDING = "binding"
 QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quotes.py)
 NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
 DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_names.py)
-CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES)
+INDEFINITES = "indefinites"  # "a new library" takes no antecedent
+CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES)
+INDEFINITE_ARTICLES = {"a", "an"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -125,6 +133,7 @@ class MentionConstraints(NamedTuple):
     reflexive: numpy.ndarray  # [M] bool
     heads: numpy.ndarray  # [M] token index of the syntactic head, -1 without a parse
     possessed: numpy.ndarray  # [M] head of the noun phrase it is the possessor of, -1 if none
+    indefinite: numpy.ndarray  # [M] bool: a noun phrase with "a" or "an"
 
 
 def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
@@ -158,6 +167,7 @@ def mention_constraints(
     reflexive = numpy.zeros(n, dtype=bool)
     heads = numpy.full(n, -1, dtype="int64")
     possessed = numpy.full(n, -1, dtype="int64")
+    indefinite = numpy.zeros(n, dtype=bool)
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
         root = span.root
@@ -168,11 +178,12 @@ def mention_constraints(
         heads[i] = root.i
         if root.dep_ == "poss" and root.head.lower_ not in ADDRESS_TITLES:
             possessed[i] = root.head.i
+        indefinite[i] = span[0].lower_ in INDEFINITE_ARTICLES and root.pos_ == "NOUN"
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i])
             subjects[i] = -1 if subject is None else subject.i
-    return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed)
+    return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed, indefinite)
 
 
 def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
@@ -208,7 +219,8 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     return MentionConstraints(
-        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy()
+        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(),
+        numpy.zeros(n, dtype=bool),
     )
 
 
@@ -296,12 +308,16 @@ def decode_clusters(
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
     mentions = names = None
+    if INDEFINITES in constraints and len(spans):
+        mentions = mention_constraints(doc, spans)
+        scores = _without_antecedents(scores, mentions.indefinite)
     if not len(spans) or not (
         AGREEMENT in constraints or BINDING in constraints or DISTINCT_NAMES in constraints
     ):
         clusters = predict_clusters(scores, null_score)
     else:
-        mentions = mention_constraints(doc, spans)
+        if mentions is None:
+            mentions = mention_constraints(doc, spans)
         forbidden = required = None
         if BINDING in constraints:
             forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
@@ -337,6 +353,15 @@ def decode_clusters(
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
     return clusters
+
+
+def _without_antecedents(scores: CorefScores, rows: numpy.ndarray) -> CorefScores:
+    """The scores with no antecedent for the mentions of `rows` ([M] bool)."""
+    if not rows.any():
+        return scores
+    pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K], a copy
+    pair_scores[rows, FIRST_ANTECEDENT_COLUMN:] = MASKED_SCORE
+    return dataclasses.replace(scores, scores=pair_scores)
 
 
 def conflicting_classes(classes: int) -> int:

@@ -23,7 +23,7 @@ from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIR
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
-       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON"}
+       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ"}
 
 
 def parsed(words, heads, deps, tags):
@@ -381,3 +381,26 @@ def test_a_form_of_address_stays_with_its_possessor():
                  ["poss", "nsubj", "ROOT", "punct"], ["PRP$", "NNP", "VBD", "."])
     scores = scores_for([(0, 1), (0, 2)], [[], [2.0]])
     assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (0, 2)]]
+
+
+def library_doc():
+    # The old library closed . A new library opened ; it is big .
+    return parsed(
+        ["The", "old", "library", "closed", ".", "A", "new", "library", "opened", ";", "it",
+         "is", "big", "."],
+        [2, 2, 3, 3, 3, 7, 7, 8, 8, 8, 11, 11, 11, 11],
+        ["det", "amod", "nsubj", "ROOT", "punct", "det", "amod", "nsubj", "ROOT", "punct",
+         "nsubj", "ROOT", "acomp", "punct"],
+        ["DT", "JJ", "NN", "VBD", ".", "DT", "JJ", "NN", "VBD", ".", "PRP", "VBD", "JJ", "."],
+    )
+
+
+def test_an_indefinite_takes_no_antecedent_but_may_be_one():
+    doc = library_doc()
+    spans = [(0, 3), (5, 8), (10, 11)]  # The old library, A new library, it
+    mentions = mention_constraints(doc, spans)
+    assert mentions.indefinite.tolist() == [False, True, False]
+    scores = scores_for(spans, [[], [3.0], [1.0, 2.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [spans]
+    # "it" still takes "A new library"
+    assert decode_clusters(doc, scores, 0.0, ["indefinites"]) == [[(5, 8), (10, 11)]]
