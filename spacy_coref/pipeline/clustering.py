@@ -60,8 +60,9 @@ def constrained_clusters(
     that clash ("Ricardo Rocha" ... "he" ... "Eugenio Bernal") is rebuilt from its links in
     document order: a name whose link would join a cluster with a clashing name takes its
     best antecedent above the null score in a cluster without one (and that it agrees
-    with), or none, and the mentions linked to it go with it. Without constraints this is
-    exactly `predict_clusters`.
+    with), or none, and the mentions linked to it go with it; so does any mention whose
+    antecedent's new cluster it does not agree with. Without constraints this is exactly
+    `predict_clusters`.
 
     scores (CorefScores): the model's output for one doc.
     null_score (float): the score of "no antecedent".
@@ -202,9 +203,9 @@ def _part_names(
         if may_join(m, find(a)):
             join(m, find(a))
             continue
+        # its link ran into a clash (or, through the new clusters, a binding or agreement
+        # conflict): the best antecedent where it fits, or none
         links[m] = m
-        if names[m] is None:
-            continue  # its link ran into a binding or agreement conflict: it stays alone
         columns = numpy.argsort(-pair_scores[m], kind="stable")
         for column in columns[pair_scores[m, columns] > null_score].tolist():
             if column == NULL_COLUMN:

@@ -29,7 +29,7 @@ reliably, and their violations are the errors a user sees first:
 * indefinites: a noun phrase with "a" or "an" ("a new library") introduces an entity: it
   takes no antecedent, though later mentions may take it as theirs. Appositives and
   predicates ("Ann, a nurse"; "Ann is a nurse") count too: the dev sets' annotations rarely
-  link them.
+  link them. Without a parse, any span of two or more words from "a" or "an" on counts.
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -51,7 +51,7 @@ from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
 from .name_match import link_repeated_names, mention_classes
-from .person_names import GroupNames, names_clash, person_name
+from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
 
 AGREEMENT = "agreement"
@@ -218,9 +218,10 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         classes = numpy.where((classes == 0) & all_title, named, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
+    # no parse to find the head: any span from "a" or "an" on counts as indefinite
+    indefinite = _look_up(lower, *_INDEFINITE_TABLE).astype(bool)[starts] & ~single
     return MentionConstraints(
-        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(),
-        numpy.zeros(n, dtype=bool),
+        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(), indefinite
     )
 
 
@@ -246,6 +247,7 @@ def _padded(columns: numpy.ndarray) -> List[numpy.ndarray]:
 
 _PRONOUN_TABLE = _hash_table(PRONOUN_CLASS)
 _REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
+_INDEFINITE_TABLE = _hash_table(dict.fromkeys(INDEFINITE_ARTICLES, 1))
 _TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
 _FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not "mark"
 
@@ -322,7 +324,7 @@ def decode_clusters(
         if BINDING in constraints:
             forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
         if DISTINCT_NAMES in constraints:
-            names = [person_name(doc[start:end]) for start, end in spans.tolist()]
+            names = person_names(doc, spans.tolist())
         agreement = AGREEMENT in constraints
         clusters = constrained_clusters(
             scores,

@@ -24,18 +24,38 @@ they are one person: the rule trades those for the far more common merge of two 
 
 Only names of people are read: names after a title or with a known first name, and names the
 entity recognizer called PERSON or left untyped, so that "the United States" and "America" stay
-free to corefer.
+free to corefer. Without a parse (the fast pipeline) a name is a span of capitalised words that
+are not stop words, read as untyped: there "America" and "the United States" clash.
 """
-from typing import Dict, FrozenSet, NamedTuple, Optional, Sequence
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from spacy.tokens import Doc, Span
+import numpy
+from spacy.strings import hash_string
+from spacy.tokens import Doc, Span, Token
 
 from ..types import MentionOffset
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
-from .name_match import HONORIFICS, name_words
+from .name_match import (
+    HONORIFICS,
+    LEADING_ARTICLES,
+    MAX_NAME_WORDS,
+    POSSESSIVES,
+    name_words,
+)
 
 FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
 PERSON_ENTS = frozenset(("PERSON", ""))
+# Without a parse: capitalised words that are no names, and what comes before a sentence
+NOT_NAMES = frozenset((
+    "i", "god", "january", "february", "march", "april", "june", "july", "august", "september",
+    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday",
+))
+SENTENCE_BOUNDARIES = frozenset(
+    (".", "!", "?", "…", '"', "“", "”", "'", "‘", "’", ":", ";", "--", "—")
+)
+_BOUNDARY_HASHES = numpy.array([hash_string(t) for t in SENTENCE_BOUNDARIES], dtype="uint64")
+_ARTICLE_HASHES = numpy.array([hash_string(t) for t in LEADING_ARTICLES], dtype="uint64")
 
 
 class PersonName(NamedTuple):
@@ -47,7 +67,7 @@ class PersonName(NamedTuple):
 
 
 def person_name(span: Span) -> Optional[PersonName]:
-    """The name of a mention that is a person's name, else None.
+    """The name of a mention that is a person's name, else None (from the parse).
 
     span (Span): a candidate mention.
     RETURNS (Optional[PersonName]): its words and the first and last name they show.
@@ -55,6 +75,76 @@ def person_name(span: Span) -> Optional[PersonName]:
     words = name_words(span)
     if words is None:
         return None
+    return _read(words, span.root.ent_type_ in PERSON_ENTS)
+
+
+def person_names(doc: Doc, spans: Sequence[Sequence[int]]) -> List[Optional[PersonName]]:
+    """The names of a doc's mentions: from the parse where there is one, else from
+    capitalisation alone (`unparsed_name`).
+
+    doc (Doc): the doc.
+    spans (Sequence): [M] (start, end) token offsets.
+    RETURNS (List[Optional[PersonName]]): each mention's name, or None.
+    """
+    out: List[Optional[PersonName]] = [None] * len(spans)
+    if not len(spans) or not len(doc):
+        return out
+    orth, lower, title, upper, space = doc.to_array(
+        ["ORTH", "LOWER", "IS_TITLE", "IS_UPPER", "IS_SPACE"]
+    ).T.astype("uint64")
+    # there are about 0.4 candidates a token: only spans of capitalised words (a leading
+    # "the" aside) are read one by one
+    capitalised = numpy.append((title | upper).astype(bool), False)  # [T + 1]
+    article = numpy.append(numpy.isin(lower, _ARTICLE_HASHES), False)
+    uncapitalised = numpy.concatenate([[0], numpy.cumsum(~capitalised[:-1])])  # [T + 1]
+    offsets = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
+    starts, ends = offsets[:, 0], offsets[:, 1]
+    starts = starts + (article[starts] & (ends - starts > 1))
+    named = numpy.flatnonzero(uncapitalised[ends] - uncapitalised[starts] == 0).tolist()
+    if doc.has_annotation("DEP"):
+        for i in named:
+            out[i] = person_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])])
+        return out
+    ends_sentence = numpy.isin(orth, _BOUNDARY_HASHES) | space.astype(bool)
+    opens = numpy.concatenate([[True], ends_sentence[:-1]])  # [T]
+    # a capitalised word that also stands capitalised inside a sentence is a name there too
+    inside = set(lower[title.astype(bool) & ~opens].tolist())
+    for i in named:
+        out[i] = unparsed_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])], opens, inside)
+    return out
+
+
+def unparsed_name(span: Span, opens: Sequence[bool], inside: Set[int]) -> Optional[PersonName]:
+    """The name of a mention of a doc without a parse: every word capitalised and none a stop
+    word ("He", "After"); a word that opens a sentence only where it is a title, a known
+    first name or capitalised inside some sentence too ("Yesterday" is not).
+
+    span (Span): a candidate mention.
+    opens (Sequence[bool]): [T] whether each token of the doc opens a sentence.
+    inside (Set[int]): the lower-case forms (hashes) of the words capitalised inside a
+        sentence somewhere.
+    RETURNS (Optional[PersonName]): its words and the first and last name they show.
+    """
+    tokens = list(span)
+    while tokens and tokens[0].lower_ in LEADING_ARTICLES:
+        tokens = tokens[1:]
+    if not tokens or len(tokens) > MAX_NAME_WORDS or tokens[-1].lower_ in POSSESSIVES:
+        return None
+    for token in tokens:
+        if not (token.is_title or (token.is_upper and len(token) > 1)):
+            return None
+        if (token.is_stop or token.lower_ in NOT_NAMES) and _bare(token) not in HONORIFICS:
+            return None
+    first = tokens[0]
+    if opens[first.i] and first.lower not in inside:
+        if _bare(first) not in HONORIFICS and first.lower_ not in FIRST_NAMES:
+            return None
+    return _read(tuple(t.lower_ for t in tokens), True)
+
+
+def _read(words: Tuple[str, ...], typed_person: bool) -> Optional[PersonName]:
+    """A person's name from the lower-case words of a name; `typed_person`: the entity
+    recognizer called it a person's or left it untyped."""
     titled = False
     while len(words) > 1 and words[0].rstrip(".") in HONORIFICS:
         words, titled = words[1:], True
@@ -62,7 +152,7 @@ def person_name(span: Span) -> Optional[PersonName]:
         return None
     # a title or a known first name makes it a person's name whatever the entity recognizer
     # says ("Madame Duval" as a place, "Ines Carvalho" as an organisation)
-    if not titled and words[0] not in FIRST_NAMES and span.root.ent_type_ not in PERSON_ENTS:
+    if not titled and words[0] not in FIRST_NAMES and not typed_person:
         return None
     if len(words) > 1:
         return PersonName(frozenset(words), words[0], words[-1])
@@ -72,6 +162,10 @@ def person_name(span: Span) -> Optional[PersonName]:
     if word in FIRST_NAMES:
         return PersonName(frozenset(words), word, None)
     return PersonName(frozenset(words), None, None)
+
+
+def _bare(token: Token) -> str:
+    return token.lower_.rstrip(".")
 
 
 def names_clash(a: PersonName, b: PersonName) -> bool:

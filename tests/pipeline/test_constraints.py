@@ -404,3 +404,11 @@ def test_an_indefinite_takes_no_antecedent_but_may_be_one():
     assert decode_clusters(doc, scores, 0.0, []) == [spans]
     # "it" still takes "A new library"
     assert decode_clusters(doc, scores, 0.0, ["indefinites"]) == [[(5, 8), (10, 11)]]
+
+
+def test_without_a_parse_a_span_from_an_article_on_is_indefinite():
+    doc = spacy.blank("en")("The old library closed. A new library opened; it is big. A")
+    spans = [(0, 3), (5, 8), (10, 11), (14, 15)]  # ..., it, "A" alone
+    assert mention_constraints(doc, spans).indefinite.tolist() == [False, True, False, False]
+    scores = scores_for(spans, [[], [3.0], [1.0, 2.0], [-1.0, -1.0, -1.0]])
+    assert decode_clusters(doc, scores, 0.0, ["indefinites"]) == [[(5, 8), (10, 11)]]

@@ -13,7 +13,13 @@ from spacy_coref.pipeline.constraints import (
     decode_clusters,
 )
 from spacy_coref.pipeline.name_match import link_repeated_names
-from spacy_coref.pipeline.person_names import GroupNames, PersonName, names_clash, person_name
+from spacy_coref.pipeline.person_names import (
+    GroupNames,
+    PersonName,
+    names_clash,
+    person_name,
+    person_names,
+)
 
 
 def name_doc(text, label="PERSON"):
@@ -159,3 +165,48 @@ def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
     groups = GroupNames(doc)
     kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
     assert kept == clusters  # but that group holds Bo Park too
+
+
+def test_a_pronoun_whose_antecedent_left_for_another_cluster_takes_its_next_best():
+    # Tomasz Wren, he, Marta, she, Wren, her: "her" took "Wren", who goes to Tomasz Wren's
+    # cluster; "her" cannot follow (he), and takes "she" instead
+    spans = [(0, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)]
+    pair = [[], [3.0], [-1.0, -1.0], [-1.0, -1.0, 3.0], [1.0, -1.0, -1.0, 2.0],
+            [-1.0, -1.0, 1.0, 1.5, 2.5]]
+    scores = scores_for(spans, pair)
+    classes = numpy.array([0, 1, 2, 2, 0, 2])  # masculine 1, feminine 2
+    names = ["tomasz wren", None, "marta", None, "wren", None]
+
+    def clash(a, b):
+        return a.split()[-1] != b.split()[-1]
+
+    plain = constrained_clusters(scores, classes=classes, conflicts=conflicting_classes)
+    assert plain == [[(0, 2), (2, 3)], [(3, 4), (4, 5), (5, 6), (6, 7)]]
+    out = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, names=names, clash=clash
+    )
+    assert out == [[(0, 2), (2, 3), (5, 6)], [(3, 4), (4, 5), (6, 7)]]
+
+
+def test_without_a_parse_names_are_read_from_capitalisation():
+    nlp = spacy.blank("en")
+    doc = nlp("Yesterday Ricardo Rocha met Eugenio Bernal. He left. Rocha stayed. Rocha smiled.")
+    spans = {t.text: (t.i, t.i + 1) for t in doc}
+    found = person_names(doc, [spans["Yesterday"], (1, 3), (4, 6), spans["He"], (10, 11)])
+    # "Yesterday" opens a sentence and is capitalised nowhere else; "He" is a stop word;
+    # "Rocha" opens a sentence but stands capitalised inside one too
+    assert found == [
+        None,
+        PersonName(frozenset({"ricardo", "rocha"}), "ricardo", "rocha"),
+        PersonName(frozenset({"eugenio", "bernal"}), "eugenio", "bernal"),
+        None,
+        PersonName(frozenset({"rocha"}), None, None),
+    ]
+
+
+def test_decoding_parts_two_people_without_a_parse():
+    doc = spacy.blank("en")("Ricardo Rocha met him before Eugenio Bernal left.")
+    spans = [(0, 2), (3, 4), (5, 7)]  # Ricardo Rocha, him, Eugenio Bernal
+    scores = scores_for(spans, [[], [2.0], [-1.0, 1.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [spans]
+    assert decode_clusters(doc, scores, 0.0, [DISTINCT_NAMES]) == [[(0, 2), (3, 4)]]
