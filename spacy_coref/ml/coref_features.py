@@ -59,8 +59,11 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     if not len(candidates):
         return out
     starts, ends = candidates[:, 0], candidates[:, 1]
-    # first names are the decoding's (the shipped models were trained without them)
-    mentions = constraints.mention_constraints(doc, candidates, first_names=False)
+    # first names and binding through subjectless clauses are the decoding's (the shipped
+    # models were trained without them)
+    mentions = constraints.mention_constraints(
+        doc, candidates, first_names=False, controlled=False
+    )
     # mention_constraints has no head without a parse: then the last token, as it does
     heads = numpy.where(mentions.roots >= 0, mentions.roots, ends - 1)  # [C]
     sentences = sentence_indices(doc)  # [T]

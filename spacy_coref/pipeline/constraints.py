@@ -146,7 +146,7 @@ def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
 
 
 def mention_constraints(
-    doc: Doc, spans: Sequence[Sequence[int]], *, first_names: bool = True
+    doc: Doc, spans: Sequence[Sequence[int]], *, first_names: bool = True, controlled: bool = True
 ) -> MentionConstraints:
     """Agreement class, head, binding subject and reflexivity of each mention.
 
@@ -154,6 +154,8 @@ def mention_constraints(
         pronouns (by their form) and names (by their first name) have a class.
     spans (Sequence): [M] (start, end) token offsets, end exclusive.
     first_names (bool): give people's names the class of their first name.
+    controlled (bool): bind the objects of clauses without a subject of their own to the
+        subject they take from the clause above ("began to suffocate him").
     RETURNS (MentionConstraints): arrays over the mentions.
     """
     n = len(spans)
@@ -181,7 +183,7 @@ def mention_constraints(
         indefinite[i] = span[0].lower_ in INDEFINITE_ARTICLES and root.pos_ == "NOUN"
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
-            subject = _binding_subject(root, reflexive[i])
+            subject = _binding_subject(root, reflexive[i], controlled)
             subjects[i] = -1 if subject is None else subject.i
     return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed, indefinite)
 
@@ -415,8 +417,9 @@ def _first_or_second_person(token: Token) -> bool:
     return token.pos_ == "PRON" and bool(set(token.morph.get("Person")) & {"1", "2"})
 
 
-def _binding_subject(root: Token, reflexive: bool) -> Optional[Token]:
-    """The subject of the clause in which `root` is an object, or None."""
+def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:
+    """The subject of the clause in which `root` is an object, or None; `controlled`: also
+    where the clause takes its subject from the clause above."""
     if root.dep_ in OBJECT_DEPS:
         verb = root.head
     elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
@@ -434,6 +437,8 @@ def _binding_subject(root: Token, reflexive: bool) -> Optional[Token]:
             return subject
         if verb.dep_ == "conj":
             verb = verb.head  # "called the plumber and thanked him": the shared subject
+        elif not controlled:
+            return None
         elif verb.dep_ == "xcomp":
             # the unspoken subject of "to help him" is the object of "asked Ann to help him",
             # else the subject of "tried to help him"

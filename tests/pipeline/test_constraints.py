@@ -339,6 +339,9 @@ def test_binding_reaches_the_unspoken_subject_of_a_clause(words, heads, deps, ta
     spans = sorted([(subject, subject + 1), (pronoun, pronoun + 1)])
     mentions = mention_constraints(doc, spans)
     assert mentions.clause_subjects.tolist()[spans.index((pronoun, pronoun + 1))] == subject
+    # the model's features keep the binding the shipped weights were trained with
+    narrow = mention_constraints(doc, spans, controlled=False)
+    assert narrow.clause_subjects.tolist()[spans.index((pronoun, pronoun + 1))] == -1
     # the pronoun prefers that subject; binding leaves it without an antecedent
     scores = scores_for(spans, [[], [3.0]])
     assert predict_clusters(scores) == [spans]
