@@ -50,7 +50,7 @@ from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
-from .name_match import link_repeated_names, mention_classes
+from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
 
@@ -108,8 +108,6 @@ FIRST_NAME_CLASS = {
 }
 # fmt: on
 NAME_POS = {"PROPN", "NOUN"}
-# A name in an entity of another type is not a person's ("George Washington University").
-PERSON_ENTS = {"", "PERSON"}
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
@@ -347,9 +345,8 @@ def decode_clusters(
         # "Jordan ... he" and "Jordan ... she" are two people
         classes = mention_classes(spans, mentions.classes)
         clashes = None
-        if DISTINCT_NAMES in constraints:
-            known = dict(zip(map(tuple, spans.tolist()), names)) if names is not None else {}
-            clashes = GroupNames(doc, known).clash
+        if names is not None:
+            clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
         clusters = link_repeated_names(
             doc, clusters, spans.tolist(), classes, conflicting_classes, clashes
         )

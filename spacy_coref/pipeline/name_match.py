@@ -36,6 +36,9 @@ POSSESSIVES = frozenset(("'s", "'", "’s", "’"))
 NAME_ENTS = frozenset((
     "", "PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
 ))
+# the entity types of people's names: a name in an entity of another type is not a person's
+# ("George Washington University")
+PERSON_ENTS = frozenset(("", "PERSON"))
 # words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes")
 HONORIFICS = frozenset((
     "mr", "mrs", "ms", "miss", "mister", "master", "sir", "lady", "lord", "madam", "madame",
@@ -170,7 +173,7 @@ def _main_name(group: Sequence[MentionOffset], names: Dict[MentionOffset, Tuple[
 
 def _is_person(doc: Doc, group: Sequence[MentionOffset], names) -> bool:
     """A group whose names the entity recognizer calls a person's, or leaves untyped."""
-    return all(doc[m[0] : m[1]].root.ent_type_ in ("PERSON", "") for m in group if m in names)
+    return all(doc[m[0] : m[1]].root.ent_type_ in PERSON_ENTS for m in group if m in names)
 
 
 def _classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:

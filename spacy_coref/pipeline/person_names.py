@@ -39,12 +39,12 @@ from .name_match import (
     HONORIFICS,
     LEADING_ARTICLES,
     MAX_NAME_WORDS,
+    PERSON_ENTS,
     POSSESSIVES,
     name_words,
 )
 
 FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
-PERSON_ENTS = frozenset(("PERSON", ""))
 # Without a parse: capitalised words that are no names, and what comes before a sentence
 NOT_NAMES = frozenset((
     "i", "god", "january", "february", "march", "april", "june", "july", "august", "september",
@@ -185,22 +185,14 @@ def names_clash(a: PersonName, b: PersonName) -> bool:
 
 
 class GroupNames:
-    """Whether two groups of a doc's mentions hold names that clash, each mention's name read
-    once."""
+    """Whether two groups of a doc's mentions hold names that clash."""
 
-    def __init__(
-        self, doc: Doc, known: Optional[Dict[MentionOffset, Optional[PersonName]]] = None
-    ):
-        """doc (Doc): the doc. known (dict): names already read, by mention offsets."""
-        self.doc = doc
-        self.names: Dict[MentionOffset, Optional[PersonName]] = dict(known or {})
-
-    def name(self, mention: MentionOffset) -> Optional[PersonName]:
-        if mention not in self.names:
-            self.names[mention] = person_name(self.doc[mention[0] : mention[1]])
-        return self.names[mention]
+    def __init__(self, names: Dict[MentionOffset, Optional[PersonName]]):
+        """names (dict): each mention's name (`person_names`), by its offsets."""
+        self.names = names
 
     def clash(self, a: Sequence[MentionOffset], b: Sequence[MentionOffset]) -> bool:
         """Whether a name among mentions `a` clashes with one among mentions `b`."""
-        theirs = [n for n in map(self.name, b) if n is not None]
-        return any(names_clash(x, y) for x in map(self.name, a) if x is not None for y in theirs)
+        ours = [n for n in map(self.names.get, a) if n is not None]
+        theirs = [n for n in map(self.names.get, b) if n is not None]
+        return any(names_clash(x, y) for x in ours for y in theirs)

@@ -162,7 +162,7 @@ def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
     mentions = [(0, 2), (4, 6), (7, 9)]
     merged = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes)
     assert merged == [[(0, 2), (4, 6), (7, 9)]]  # "Ann Lee" twice: one group
-    groups = GroupNames(doc)
+    groups = GroupNames(dict(zip(mentions, person_names(doc, mentions))))
     kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
     assert kept == clusters  # but that group holds Bo Park too
 
