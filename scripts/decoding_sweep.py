@@ -17,7 +17,10 @@ from spacy_coref.formats import read_docs
 from spacy_coref.pipeline.constraints import decode_clusters
 from spacy_coref.training.evaluation import _conll_scores, _gap_scores, bare_copy, load_coref_nlp
 
-DEFAULTS = {"null": 0.0, "constraints": "agreement+binding+quotes+names+distinct_names+indefinites"}
+DEFAULTS = {
+    "null": 0.0,
+    "constraints": "agreement+binding+quotes+names+distinct_names+indefinites+contrasts",
+}
 
 
 def parse_setting(text):

@@ -39,6 +39,7 @@ CATEGORIES = (
     "repeated_names",
     "split_antecedents",
     "different_people",
+    "contrasts",
 )
 # text -> the clusters the test component writes, as token offsets (end exclusive)
 FAKE_CLUSTERS: Dict[str, List[List[List[int]]]] = {

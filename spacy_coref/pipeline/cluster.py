@@ -118,8 +118,9 @@ def make_coref_cluster(
         he/she; gendered nouns and plural nouns count too), "binding" (an object is not
         its own clause's subject; a reflexive is), "quotes" (a quote's I is its speaker,
         its you the one it is said to), "names" (a name repeated is one entity),
-        "distinct_names" (two people's names are never one entity) and "indefinites" ("a
-        new library" takes no antecedent). [] decodes the scores alone.
+        "distinct_names" (two people's names are never one entity), "indefinites" ("a
+        new library" takes no antecedent) and "contrasts" ("the old bridge" is not "the
+        new bridge"). [] decodes the scores alone.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU

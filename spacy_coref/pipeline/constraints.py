@@ -30,6 +30,9 @@ reliably, and their violations are the errors a user sees first:
   takes no antecedent, though later mentions may take it as theirs. Appositives and
   predicates ("Ann, a nurse"; "Ann is a nurse") count too: the dev sets' annotations rarely
   link them. Without a parse, any span of two or more words from "a" or "an" on counts.
+* contrasts: one head noun with modifiers that exclude each other ("the old bridge", "a new
+  bridge"; "the first chapter", "the second chapter"; "two boxes", "three boxes") is two
+  entities (`contrasts.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -49,6 +52,7 @@ from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
+from .contrasts import contrasting_pairs
 from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
@@ -60,7 +64,8 @@ QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quot
 NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
 DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_names.py)
 INDEFINITES = "indefinites"  # "a new library" takes no antecedent
-CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES)
+CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.py)
+CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS)
 INDEFINITE_ARTICLES = {"a", "an"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
@@ -314,15 +319,22 @@ def decode_clusters(
         mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
     if not len(spans) or not (
-        AGREEMENT in constraints or BINDING in constraints or DISTINCT_NAMES in constraints
+        AGREEMENT in constraints
+        or BINDING in constraints
+        or DISTINCT_NAMES in constraints
+        or CONTRASTS in constraints
     ):
         clusters = predict_clusters(scores, null_score)
     else:
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         forbidden = required = None
+        antecedents = numpy.asarray(scores.antecedents)
         if BINDING in constraints:
-            forbidden, required = binding_masks(mentions, numpy.asarray(scores.antecedents))
+            forbidden, required = binding_masks(mentions, antecedents)
+        if CONTRASTS in constraints:
+            apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
+            forbidden = apart if forbidden is None else forbidden | apart
         if DISTINCT_NAMES in constraints:
             names = person_names(doc, spans.tolist())
         agreement = AGREEMENT in constraints

@@ -71,8 +71,9 @@ def make_coref(
         organisations and vehicles only); None: the pipeline's own setting. The shipped default
         tells none apart.
     constraints (Optional[List[str]]): the grammatical constraints applied when decoding
-        ("agreement", "binding", "quotes", "names", "distinct_names", "indefinites"; [] for
-        none); None: the pipeline's own setting (the shipped default applies all six).
+        ("agreement", "binding", "quotes", "names", "distinct_names", "indefinites",
+        "contrasts"; [] for none); None: the pipeline's own setting (the shipped default
+        applies all seven).
     precision (Optional[str]): the numeric precision of the pipeline's encoder: "fp32",
         "bf16" (autocast: about 2.8x faster on CPUs with native bf16, CoNLL F1 within 0.1) or
         "auto" (bf16 where the CPU or GPU computes it natively); None: the pipeline's own

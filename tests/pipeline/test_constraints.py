@@ -23,7 +23,7 @@ from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIR
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
-       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ"}
+       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM"}
 
 
 def parsed(words, heads, deps, tags):
