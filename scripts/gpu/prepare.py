@@ -1,12 +1,13 @@
 """Turn a trained pipeline and the training corpus into plain arrays that `train.py` trains on
 with torch and transformers alone (a GPU machine without spaCy).
 
-Everything that needs spaCy happens here, exactly as `spacy train` does it with
+Everything that needs spaCy happens here, as `spacy train` does it with
 configs/coref_continue.cfg: the corpus reader (augmented copies, the frozen parser and
-`coref_mentions` run on each doc), the transformer pipe's windows and wordpieces, the head's
-candidates and linguistic attributes, and the gold clusters on the candidates.
+`coref_mentions` run on each doc; the lemmatizer too, which the config leaves out although the
+head-lemma feature reads it at inference), the transformer pipe's windows and wordpieces, the
+head's candidates and linguistic attributes, and the gold clusters on the candidates.
 
-    python scripts/gpu/prepare.py spacy_coref/default_model /tmp/gpu_data
+    python scripts/gpu/prepare.py spacy_coref/default_model training/gpu/data --corpus corpus
 """
 import argparse
 import json
@@ -73,6 +74,15 @@ def doc_arrays(trf_model, eg, attrs_cfg):
     )
 
 
+def _narrow(values, dtype):
+    """`values` as the smaller `dtype`, refusing values it cannot hold."""
+    values = numpy.asarray(values)
+    info = numpy.iinfo(dtype)
+    if values.size and (values.min() < info.min or values.max() > info.max):
+        raise ValueError(f"values from {values.min()} to {values.max()} do not fit {dtype}")
+    return values.astype(dtype)
+
+
 def pack(records, path):
     """Concatenate the docs' arrays with offsets and save them compressed."""
     out = {"n_tokens": numpy.asarray([r["n_tokens"] for r in records], dtype="int32"),
@@ -80,17 +90,14 @@ def pack(records, path):
     win_ids = [w for r in records for w in r["ids"]]
     out["n_windows"] = numpy.asarray([len(r["ids"]) for r in records], dtype="int32")
     out["window_lengths"] = numpy.asarray([len(w) for w in win_ids], dtype="int32")
-    out["wordpieces"] = numpy.concatenate(win_ids).astype("uint16")
-    out["align_lengths"] = numpy.concatenate([r["align_lengths"] for r in records]).astype("int16")
-    out["align_windows"] = numpy.concatenate([r["align_windows"] for r in records]).astype("int16")
-    out["align_positions"] = numpy.concatenate(
-        [r["align_positions"] for r in records]).astype("int16")
+    out["wordpieces"] = _narrow(numpy.concatenate(win_ids), "uint16")
+    for key in ("align_lengths", "align_windows", "align_positions"):
+        out[key] = _narrow(numpy.concatenate([r[key] for r in records]), "int16")
     out["n_cands"] = numpy.asarray([len(r["cands"]) for r in records], dtype="int32")
-    out["cands"] = numpy.concatenate([r["cands"] for r in records]).astype("int32")
-    out["attrs"] = numpy.concatenate([r["attrs"] for r in records]).astype("int32")
+    out["cands"] = _narrow(numpy.concatenate([r["cands"] for r in records]), "int32")
+    out["attrs"] = _narrow(numpy.concatenate([r["attrs"] for r in records]), "int32")
     out["gold"] = numpy.concatenate([r["gold"] for r in records])
     out["labelled"] = numpy.concatenate([r["labelled"] for r in records])
-    assert out["attrs"].max() < 2**31 and out["wordpieces"].max() < 2**16
     numpy.savez_compressed(path, **out)
 
 
@@ -98,7 +105,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model", help="the trained pipeline (e.g. spacy_coref/default_model)")
     parser.add_argument("out", type=Path)
-    parser.add_argument("--train", default="corpus/train")
+    parser.add_argument("--corpus", type=Path, default=Path("corpus"),
+                        help="make-corpus output: train/, dev/ and gap-dev/")
     parser.add_argument("--augment", default="gender_swap,names")
     parser.add_argument("--max-docs", type=int, default=0)
     args = parser.parse_args()
@@ -111,10 +119,10 @@ def main():
     # the frozen annotators as `spacy train` runs them, and the model's own mention rules
     base = spacy.load(BASE)
     base.add_pipe("coref_mentions", source=inner)
-    sets = {"train": (args.train, args.augment.split(",") if args.augment else []),
-            "dev_litbank": ("corpus/dev/litbank.spacy", []),
-            "dev_gum": ("corpus/dev/gum.spacy", []),
-            "dev_gap": ("corpus/gap-dev/gap.spacy", [])}
+    sets = {"train": (args.corpus / "train", args.augment.split(",") if args.augment else []),
+            "dev_litbank": (args.corpus / "dev" / "litbank.spacy", []),
+            "dev_gum": (args.corpus / "dev" / "gum.spacy", []),
+            "dev_gap": (args.corpus / "gap-dev" / "gap.spacy", [])}
     for name, (path, augment) in sets.items():
         start = time.time()
         reader = create_coref_corpus_v2(path, annotate=ANNOTATE, augment=augment,
@@ -133,7 +141,7 @@ def main():
     head_cfg = dict(cluster.model.attrs["head_cfg"], n_in=cluster.model.get_dim("nI"),
                     feature_width=cluster.model.attrs.get("feature_width", 0))
     (args.out / "head_config.json").write_text(json.dumps(head_cfg))
-    print("encoder dtypes:", {str(v.dtype) for v in hf_model.state_dict().values()})
+    print(f"{args.out}: the arrays and the weights of {args.model}")
 
 
 if __name__ == "__main__":

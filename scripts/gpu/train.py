@@ -226,6 +226,7 @@ def main():
     train = DocSet(args.data / "train.npz", device)
     dev = {name: DocSet(args.data / f"{name}.npz", device)
            for name in ("dev_litbank", "dev_gum", "dev_gap")}
+
     def say(text):
         print(f"[{args.out.name}] {text}", flush=True)
 
@@ -242,7 +243,7 @@ def main():
     save(args.out, encoder, head, dict(best, step=0))
     budget = args.minutes * 60 if args.minutes else math.inf
     total_steps = args.max_steps or 10**9
-    step, epoch = 0, 0
+    step, docs_seen = 0, 0
     eval_every = max(50, total_steps // args.evals) if args.max_steps else None
     while step < total_steps:
         order = list(range(train.n))
@@ -263,6 +264,7 @@ def main():
                 torch.nn.utils.clip_grad_norm_(enc_params + list(head.parameters()), 1.0)
                 optimizer.step()
             step += 1
+            docs_seen += len(batch)
             if step == 50 and not args.max_steps:
                 # the schedule's length from the measured speed: it ends with the budget (the
                 # first evaluation and the start count in, so it ends early rather than late)
@@ -271,8 +273,8 @@ def main():
                 eval_every = max(50, total_steps // args.evals)
                 say(f"{per_step:.3f} s a step (evaluation included): {total_steps} steps")
             if step % 50 == 0:
-                say(f"step {step} epoch {epoch} loss {float(loss.detach()) if torch.is_tensor(loss) else loss:.3f} "
-                    f"{time.time() - start:.0f} s")
+                value = float(loss.detach()) if torch.is_tensor(loss) else float(loss)
+                say(f"step {step} loss {value:.3f} {time.time() - start:.0f} s")
             if eval_every and step % eval_every == 0 or step == total_steps:
                 figures = evaluate(encoder, head, dev, device, masked_score)
                 say(f"step {step} {json.dumps({k: round(v, 4) for k, v in figures.items()})}")
@@ -281,10 +283,10 @@ def main():
                     save(args.out, encoder, head, best)
             if step >= total_steps or time.time() - start > budget * 1.1:
                 break
-        epoch += 1
         if time.time() - start > budget * 1.1:
             break
-    say(f"done: {step} steps, {epoch} epochs, {time.time() - start:.0f} s; best {best}")
+    say(f"done: {step} steps, {docs_seen / train.n:.2f} epochs, {time.time() - start:.0f} s; "
+        f"best {best}")
 
 
 if __name__ == "__main__":

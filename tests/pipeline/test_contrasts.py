@@ -101,7 +101,8 @@ def test_contrasts_join_binding_in_one_mask():
 
 
 def test_without_a_parse_the_last_word_is_the_head():
-    doc = spacy.blank("en")("The town opened a new bridge. The old bridge closed; it became a park.")
+    text = "The town opened a new bridge. The old bridge closed; it became a park."
+    doc = spacy.blank("en")(text)
     unparsed = numpy.full(len(SPANS), -1)
     assert pairs(doc, heads=unparsed) == {(2, 1)}
     scores = scores_for(SPANS, SCORES)
