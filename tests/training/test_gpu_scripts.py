@@ -124,14 +124,18 @@ def test_saved_weights_come_back_into_the_pipeline(setup, tmp_path, monkeypatch)
     train.save(tmp_path / "run", copy, head, {"score": 0.5})
     sizes = [f.stat().st_size for f in (tmp_path / "run").iterdir()]
     assert len(sizes) == 3 and max(sizes) < 16 * 2**20  # what the device may send back
-    monkeypatch.setattr(sys, "argv", ["import_weights.py", str(tmp_path / "run"), "default",
-                                      str(tmp_path / "model")])
+    # a whole trained pipeline (here the default's own components) gets the weights too
+    setup["inner"].to_disk(tmp_path / "whole")
+    monkeypatch.setattr(sys, "argv", [
+        "import_weights.py", str(tmp_path / "run"), "default", str(tmp_path / "model"),
+        "--pipeline", str(tmp_path / "whole"), "--pipeline-out", str(tmp_path / "whole_out")])
     script("import_weights").main()
-    loaded = load_coref_nlp(str(tmp_path / "model")).get_pipe("coref").inner
-    bias = loaded.get_pipe("transformer").model.transformer.state_dict()[
-        "encoder.layer.5.output.dense.bias"]
-    assert torch.equal(bias, torch.full((384,), 0.5))
-    other = loaded.get_pipe("transformer").model.transformer.state_dict()
     original = encoder.state_dict()
-    assert torch.equal(other["embeddings.word_embeddings.weight"],
-                       original["embeddings.word_embeddings.weight"])
+    for nlp in (load_coref_nlp(str(tmp_path / "model")).get_pipe("coref").inner,
+                spacy.load(tmp_path / "whole_out")):
+        loaded = nlp.get_pipe("transformer").model.transformer.state_dict()
+        assert torch.equal(loaded["encoder.layer.5.output.dense.bias"], torch.full((384,), 0.5))
+        assert torch.equal(loaded["embeddings.word_embeddings.weight"],
+                           original["embeddings.word_embeddings.weight"])
+        assert torch.equal(loaded["encoder.layer.0.output.dense.bias"],
+                           original["encoder.layer.0.output.dense.bias"])
