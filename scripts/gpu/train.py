@@ -105,34 +105,34 @@ def token_vectors(encoder, docset, indices, device, train):
     return out
 
 
+def _gold_pairs(scores, doc, masked_score):
+    """(rows, allowed, same) of antecedent_loss: the labelled kept mentions [M], the real
+    candidate antecedents among them [M, K], and those in the mention's gold cluster [M, K]."""
+    kept, ants = scores.kept, scores.antecedents
+    cluster, rows = doc["gold"][kept], doc["labelled"][kept]
+    allowed = (scores.scores[:, 1:] > masked_score / 2) & rows[ants]
+    same = allowed & (cluster[ants] == cluster[:, None]) & (cluster[:, None] >= 0)
+    return rows, allowed, same
+
+
 def doc_loss(scores, doc, masked_score):
     """The marginal log-likelihood of the gold antecedents of one doc (antecedent_loss)."""
-    pair = scores.scores  # [M, 1 + K]
-    kept = scores.kept
-    cluster = doc["gold"][kept]  # [M]
-    lab = doc["labelled"][kept]  # [M]
-    ants = scores.antecedents  # [M, K]
-    allowed = (pair[:, 1:] > masked_score / 2) & lab[ants]
-    same = allowed & (cluster[ants] == cluster[:, None]) & (cluster[:, None] >= 0)
+    rows, allowed, same = _gold_pairs(scores, doc, masked_score)
     gold = torch.cat([~same.any(dim=1, keepdim=True), same], dim=1)
-    cands = torch.cat([torch.ones_like(lab)[:, None], allowed], dim=1)
-    log_norm = pair.masked_fill(~cands, -math.inf).logsumexp(dim=1)
-    log_gold = pair.masked_fill(~gold, -math.inf).logsumexp(dim=1)
-    return ((log_norm - log_gold) * lab).sum()
+    cands = torch.cat([torch.ones_like(rows)[:, None], allowed], dim=1)
+    log_norm = scores.scores.masked_fill(~cands, -math.inf).logsumexp(dim=1)
+    log_gold = scores.scores.masked_fill(~gold, -math.inf).logsumexp(dim=1)
+    return ((log_norm - log_gold) * rows).sum()
 
 
 def link_counts(scores, doc, masked_score):
     """(right links, predicted links, gold anaphors) of the head's own best antecedents."""
-    pair = scores.scores
-    kept, ants = scores.kept, scores.antecedents
-    cluster, lab = doc["gold"][kept], doc["labelled"][kept]
-    allowed = (pair[:, 1:] > masked_score / 2) & lab[ants]
-    same = allowed & (cluster[ants] == cluster[:, None]) & (cluster[:, None] >= 0)
-    best = pair.masked_fill(torch.cat([torch.ones_like(lab)[:, None], allowed], 1) == 0,
-                            -math.inf).argmax(dim=1)  # [M], 0 = null
-    linked = (best > 0) & lab
+    rows, allowed, same = _gold_pairs(scores, doc, masked_score)
+    cands = torch.cat([torch.ones_like(rows)[:, None], allowed], dim=1)
+    best = scores.scores.masked_fill(~cands, -math.inf).argmax(dim=1)  # [M], 0 = null
+    linked = (best > 0) & rows
     right = linked & same.gather(1, (best - 1).clamp(min=0)[:, None]).squeeze(1)
-    anaphors = same.any(dim=1) & lab
+    anaphors = same.any(dim=1) & rows
     return int(right.sum()), int(linked.sum()), int(anaphors.sum())
 
 

@@ -166,9 +166,12 @@ def init(model: TransformerModel, X: Optional[List[Doc]] = None, Y: Any = None) 
         model.attrs["get_spans"] = get_spans
 
 
-def forward(
-    model: TransformerModel, docs: List[Doc], is_train: bool
-) -> Tuple[FullTransformerBatch, Callable]:
+def segment_wordpieces(
+    model: TransformerModel, docs: List[Doc]
+) -> Tuple[List[List[Any]], WordpieceBatch, Any]:
+    """The docs cut into the model's segments, their wordpieces (padded to the longest) and the
+    alignment of each token to its wordpieces in the flattened [segments * width] layout.
+    RETURNS (Tuple): nested spans per doc, the WordpieceBatch, the alignment (Ragged)."""
     tokenizer = model.tokenizer
     get_spans = model.attrs["get_spans"]
     if hasattr(get_spans, "set_tokenizer"):  # windows counted in wordpieces (windows.py)
@@ -182,6 +185,13 @@ def forward(
     else:
         align = get_alignment(flat_spans, wordpieces.strings, tokenizer.all_special_tokens)
     wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
+    return nested_spans, wordpieces, align
+
+
+def forward(
+    model: TransformerModel, docs: List[Doc], is_train: bool
+) -> Tuple[FullTransformerBatch, Callable]:
+    nested_spans, wordpieces, align = segment_wordpieces(model, docs)
     # one autocast region over all sub-batches: torch casts each weight to bf16 once per
     # region, not once per sub-batch (about a tenth of the encoder's time in bf16)
     with autocast(model.attrs.get("precision", FP32), _device(model)):
