@@ -6,7 +6,8 @@ reliably, and their violations are the errors a user sees first:
   pronoun, nor by "they" and by "he"/"she" (singular they joins no he/she cluster, and an
   organisation may be "it" and "they"). Gendered nouns and titles ("his aunt", "Mr. Reyes") and
   plural nouns and coordinations ("the twins", "Ann and Bo") count like pronouns, and so do
-  people's names with a first name of clear gender ("Alice Okafor", `first_names.py`). First
+  people's names with a first name of clear gender ("Alice Okafor", `first_names.py`; a lone
+  first name even where the small NER calls it an organisation: "Sigrid met Rohan"). First
   and second person are left free: in dialogue, "I" is the "he" of the narration.
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
@@ -14,6 +15,8 @@ reliably, and their violations are the errors a user sees first:
   ("He hurt himself"). A clause without a subject of its own takes the one of the clause it
   hangs from: "Denton began to suffocate him", "Percy left, telling him", "after meeting
   him, Sam left" (the subject), "Ann asked Bo to help him" (the object: him is not Bo).
+  "him" as the subject of a verb's complement is that verb's object: "Tom watched him
+  leave", "wanted him to stay", "made him captain" (him is not Tom).
   Binding rules out the link itself, and where other links still join the two ("He asked
   him", both linked to "Sam"), the later one leaves the cluster: a parse error then costs one
   mention's link, not a narrator's whole cluster. A possessor is not the noun phrase it is
@@ -53,7 +56,12 @@ from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
 from .clustering import constrained_clusters, predict_clusters
 from .contrasts import contrasting_pairs
-from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES, NEUTRAL_TITLES
+from .first_names import (
+    FEMININE_FIRST_NAMES,
+    MASCULINE_FIRST_NAMES,
+    NEUTRAL_TITLES,
+    PLACE_NAMES,
+)
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
@@ -124,7 +132,13 @@ RELATIVE_TAGS = {"WDT", "WP"}
 ADDRESS_TITLES = {"ladyship", "lordship", "majesty", "highness", "excellency", "honour", "honor",
                   "grace", "worship", "eminence", "holiness", "reverence"}
 VERB_POS = {"VERB", "AUX"}
+# A pronoun in the object case that is the subject of a verb's complement ("watched him
+# leave") is bound in the verb's clause; a finite complement ("said he left") is its own clause.
+OBJECT_CASE = {"him", "her", "them"}
+COMPLEMENT_DEPS = {"ccomp", "xcomp", "oprd"}
+FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
 MAX_CONJ_HOPS = 8
+PLACE_ENTS = {"GPE", "LOC", "FAC"}
 
 
 class MentionConstraints(NamedTuple):
@@ -158,7 +172,8 @@ def mention_constraints(
     spans (Sequence): [M] (start, end) token offsets, end exclusive.
     first_names (bool): give people's names the class of their first name.
     controlled (bool): bind the objects of clauses without a subject of their own to the
-        subject they take from the clause above ("began to suffocate him").
+        subject they take from the clause above ("began to suffocate him"), and "him" in
+        "watched him leave" to the subject of "watched".
     RETURNS (MentionConstraints): arrays over the mentions.
     """
     n = len(spans)
@@ -404,8 +419,12 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         gendered = GENDERED_WORDS.get(token.lemma_.lower()) or GENDERED_WORDS.get(token.lower_)
         if gendered:
             return gendered
-    # a small tagger calls a rarer first name a noun ("Isabel beat Marco")
-    person = root.pos_ in NAME_POS and root.is_title and root.ent_type_ in PERSON_ENTS
+    # a small tagger calls a rarer first name a noun ("Isabel beat Marco"), and its NER calls
+    # a lone first name an organisation or a place ("Sigrid met Rohan": both ORG)
+    person = root.pos_ in NAME_POS and root.is_title and (
+        root.ent_type_ in PERSON_ENTS
+        or (len(span) == 1 and not (root.ent_type_ in PLACE_ENTS and root.text in PLACE_NAMES))
+    )
     if first_names and person:
         return _first_name_class(name)
     return 0
@@ -426,6 +445,22 @@ def _first_or_second_person(token: Token) -> bool:
     return token.pos_ == "PRON" and bool(set(token.morph.get("Person")) & {"1", "2"})
 
 
+def _complement_subject(root: Token, reflexive: bool) -> bool:
+    """Whether `root` is a pronoun in the object case ("him", not "he") that the parse makes
+    the subject of a verb's non-finite complement: "watched him leave", "wanted him to stay",
+    "made him captain", "let her borrow the car"."""
+    if root.dep_ != "nsubj" or root.pos_ != "PRON":
+        return False
+    if not (reflexive or root.lower_ in OBJECT_CASE or "Acc" in root.morph.get("Case")):
+        return False
+    clause = root.head
+    return (
+        clause.dep_ in COMPLEMENT_DEPS
+        and clause.tag_ not in FINITE_TAGS
+        and clause.head.pos_ in VERB_POS
+    )
+
+
 def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:
     """The subject of the clause in which `root` is an object, or None; `controlled`: also
     where the clause takes its subject from the clause above."""
@@ -435,6 +470,10 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
         # any preposition binds a reflexive ("for herself"); only argument ones a pronoun
         if not reflexive and root.head.lower_ not in ARGUMENT_PREPOSITIONS:
             return None
+        verb = root.head.head
+    elif controlled and _complement_subject(root, reflexive):
+        # "Tom watched him leave", "made him captain": the verb above governs "him" as its
+        # object, so Tom's clause binds it
         verb = root.head.head
     else:
         return None

@@ -203,6 +203,36 @@ def test_first_names_are_of_one_gender_and_cover_the_augmentation_names():
     assert set(MALE_NAMES) <= MASCULINE_FIRST_NAMES
 
 
+@pytest.mark.parametrize(
+    "name,entity,expected",
+    [
+        ("Sigrid", "PERSON", FEMININE),
+        ("Sigrid", "ORG", FEMININE),  # the small NER's mistake: a lone first name is a person
+        ("Rohan", "GPE", MASCULINE),
+        ("Charlotte", "ORG", FEMININE),
+        ("Charlotte", "GPE", 0),  # a first name that is also a city, called a place
+        ("Victoria", "LOC", 0),
+    ],
+)
+def test_a_lone_first_name_is_a_person_whatever_the_ner_says_unless_a_known_place(
+    name, entity, expected
+):
+    # NAME left .
+    doc = Doc(spacy.blank("en").vocab, words=[name, "left", "."], heads=[1, 1, 1],
+              deps=["nsubj", "ROOT", "punct"], tags=["NNP", "VBD", "."],
+              pos=["PROPN", "VERB", "PUNCT"], ents=[f"B-{entity}", "O", "O"])
+    assert mention_constraints(doc, [(0, 1)]).classes.tolist() == [expected]
+
+
+def test_a_longer_name_follows_the_ner():
+    # Sigrid Foods left .  (an organisation named after a person)
+    doc = Doc(spacy.blank("en").vocab, words=["Sigrid", "Foods", "left", "."],
+              heads=[1, 2, 2, 2], deps=["compound", "nsubj", "ROOT", "punct"],
+              tags=["NNP", "NNP", "VBD", "."], pos=["PROPN", "PROPN", "VERB", "PUNCT"],
+              ents=["B-ORG", "I-ORG", "O", "O"])
+    assert mention_constraints(doc, [(0, 2)]).classes.tolist() == [0]
+
+
 def test_binding_moves_the_pronoun_to_its_next_best_antecedent():
     doc = nurse_doc()
     spans = [(0, 2), (3, 5), (7, 8)]
@@ -346,6 +376,59 @@ def test_binding_reaches_the_unspoken_subject_of_a_clause(words, heads, deps, ta
     scores = scores_for(spans, [[], [3.0]])
     assert predict_clusters(scores) == [spans]
     assert decode_clusters(doc, scores, 0.0, ["binding"]) == []
+
+
+ECM_POS = {**CONTROL_POS, "VBZ": "VERB", "MD": "AUX"}
+
+
+def complement_doc(words, heads, deps, tags):
+    pos = [ECM_POS[t] for t in tags]
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
+
+
+@pytest.mark.parametrize(
+    "words,heads,deps,tags,bound",
+    [
+        # Tom watched him leave .  (him: the subject of "leave", governed by "watched")
+        (["Tom", "watched", "him", "leave", "."], [1, 1, 3, 1, 1],
+         ["nsubj", "ROOT", "nsubj", "ccomp", "punct"], ["NNP", "VBD", "PRP", "VB", "."], True),
+        # Tom wanted him to stay .
+        (["Tom", "wanted", "him", "to", "stay", "."], [1, 1, 4, 4, 1, 1],
+         ["nsubj", "ROOT", "nsubj", "aux", "ccomp", "punct"],
+         ["NNP", "VBD", "PRP", "TO", "VB", "."], True),
+        # Tom made him captain .  (a small clause without a verb)
+        (["Tom", "made", "him", "captain", "."], [1, 1, 3, 1, 1],
+         ["nsubj", "ROOT", "nsubj", "ccomp", "punct"], ["NNP", "VBD", "PRP", "NN", "."], True),
+        # Tom said he left .  (a finite clause, and "he" in the subject case: free)
+        (["Tom", "said", "he", "left", "."], [1, 1, 3, 1, 1],
+         ["nsubj", "ROOT", "nsubj", "ccomp", "punct"], ["NNP", "VBD", "PRP", "VBD", "."], False),
+        # Tom knows she will leave .  (the modal makes the clause finite)
+        (["Tom", "knows", "she", "will", "leave", "."], [1, 1, 4, 4, 1, 1],
+         ["nsubj", "ROOT", "nsubj", "aux", "ccomp", "punct"],
+         ["NNP", "VBZ", "PRP", "MD", "VB", "."], False),
+    ],
+)
+def test_the_object_case_subject_of_a_complement_is_bound_by_the_verb_above(
+    words, heads, deps, tags, bound
+):
+    doc = complement_doc(words, heads, deps, tags)
+    spans = [(0, 1), (2, 3)]
+    mentions = mention_constraints(doc, spans)
+    assert mentions.clause_subjects.tolist()[1] == (0 if bound else -1)
+    # the model's features keep the binding the shipped weights were trained with
+    assert mention_constraints(doc, spans, controlled=False).clause_subjects.tolist()[1] == -1
+    scores = scores_for(spans, [[], [3.0]])
+    expected = [] if bound else [spans]
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == expected
+
+
+def test_a_reflexive_subject_of_a_complement_takes_the_subject_above():
+    # Sam watched himself leave .  (the model prefers no antecedent; binding requires Sam)
+    doc = complement_doc(["Sam", "watched", "himself", "leave", "."], [1, 1, 3, 1, 1],
+                         ["nsubj", "ROOT", "nsubj", "ccomp", "punct"],
+                         ["NNP", "VBD", "PRP", "VB", "."])
+    scores = scores_for([(0, 1), (2, 3)], [[], [-3.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (2, 3)]]
 
 
 def test_a_reflexive_in_a_clause_without_a_subject_takes_the_one_above():
