@@ -327,6 +327,12 @@ def test_project_writes_the_card():
     for name in ("litbank", "gum", "gap"):
         assert f"metrics/fast_{name}.json" in commands["fast"]["outputs"]
         assert f"--output metrics/fast_{name}.json" in fast
+    # fast-refresh: the shipped student goes on (its encoder and head) and is exported the same way
+    refresh = " ".join(commands["fast-refresh"]["script"])
+    assert "distill-encoder spacy_coref/fast_model" in refresh
+    assert "--paths.init_coref spacy_coref/fast_model" in refresh
+    assert "export-default training/fast_refresh/model-best spacy_coref/fast_model" in refresh
+    assert "--kind fast" in refresh and "model-card spacy_coref/fast_model" in refresh
 
 
 def test_machine_description():

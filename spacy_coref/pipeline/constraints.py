@@ -121,6 +121,8 @@ FIRST_NAME_CLASS = {
 }
 # fmt: on
 NAME_POS = {"PROPN", "NOUN"}
+# entity types of places, where a lone first name that is also a place's name is read as one
+PLACE_ENTS = {"GPE", "LOC", "FAC"}
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
@@ -138,7 +140,6 @@ OBJECT_CASE = {"him", "her", "them"}
 COMPLEMENT_DEPS = {"ccomp", "xcomp", "oprd"}
 FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
 MAX_CONJ_HOPS = 8
-PLACE_ENTS = {"GPE", "LOC", "FAC"}
 
 
 class MentionConstraints(NamedTuple):
@@ -463,7 +464,8 @@ def _complement_subject(root: Token, reflexive: bool) -> bool:
 
 def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:
     """The subject of the clause in which `root` is an object, or None; `controlled`: also
-    where the clause takes its subject from the clause above."""
+    where the clause takes its subject from the clause above, and for "him" in "watched him
+    leave"."""
     if root.dep_ in OBJECT_DEPS:
         verb = root.head
     elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:

@@ -151,6 +151,21 @@ def test_the_stack_runs_on_a_blank_pipeline_with_the_trained_weights(exported, t
     assert (exported.parent / "host" / "coref" / ENCODER_CHANGES).exists()
 
 
+def test_a_shipped_student_gives_back_its_own_encoder_to_train_on(exported, base_encoder, tmp_path):
+    """`fast-refresh` goes on from the shipped student: `distill-encoder` on the exported
+    pipeline, keeping all its layers, must give back the encoder it runs with."""
+    from spacy_coref.pipeline.coref import load_coref_pipeline
+
+    student = load_coref_pipeline(str(exported), spacy.blank("en").vocab)
+    running = student.get_pipe("transformer").model.transformer.state_dict()
+    stats = make_student_encoder(student, str(base_encoder), 2, tmp_path / "again")
+    assert stats["layers"] == 2
+    again = AutoModel.from_pretrained(tmp_path / "again").state_dict()
+    assert again.keys() <= running.keys()
+    for key, value in again.items():
+        assert torch.equal(value, running[key].float()), key
+
+
 def test_a_damaged_encoder_changes_file_names_the_file(exported, tmp_path):
     import shutil
 
