@@ -121,6 +121,10 @@ FIRST_NAME_CLASS = {
 }
 # fmt: on
 NAME_POS = {"PROPN", "NOUN"}
+# Heads that make a mention a group of more than one ("the two of them", "both"): plural
+# whatever its tag, which is CD or DT and no plural noun's NNS.
+GROUP_WORDS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both",
+               "dozen", "couple", "pair", "twins"}
 # entity types of places, where a lone first name that is also a place's name is read as one
 PLACE_ENTS = {"GPE", "LOC", "FAC"}
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
@@ -413,6 +417,8 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
     if root.pos_ == "PRON":
         return 0
     if root.tag_ == "NNS" or any(t.dep_ == "conj" and t.head == root for t in span):
+        return PLURAL
+    if root.lower_ in GROUP_WORDS:
         return PLURAL
     # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana")
     name = [t for t in span if t.i < root.i and t.dep_ == "compound"] + [root]  # in order

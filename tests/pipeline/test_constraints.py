@@ -73,6 +73,21 @@ def test_classes_from_pronouns_gendered_nouns_plurals_and_coordination():
     assert classes == [PLURAL, FEMININE, FEMININE, FEMININE, PLURAL, MASCULINE]
 
 
+def test_a_number_or_both_at_the_head_makes_a_group():
+    # She and the two of them ; both left .
+    doc = parsed(
+        ["She", "met", "the", "two", "of", "them", "both", "left"],
+        [1, 1, 3, 1, 3, 4, 7, 7],
+        ["nsubj", "ROOT", "det", "dobj", "prep", "pobj", "nsubj", "ROOT"],
+        ["PRP", "VBD", "DT", "CD", "IN", "PRP", "DT", "VBD"],
+    )
+    spans = [(0, 1), (2, 6), (2, 4), (6, 7)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    # "the two of them" and "the two" are headed by "two", not by a plural noun
+    assert classes == [FEMININE, PLURAL, PLURAL, PLURAL]
+    assert conflicting_classes(classes[0]) & classes[1]
+
+
 def test_conflicts_leave_singular_they_and_organisations_free():
     assert conflicting_classes(MASCULINE) & FEMININE
     assert conflicting_classes(FEMININE) & PLURAL
