@@ -65,6 +65,7 @@ from .first_names import (
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
+from .same_head import one_mention_per_head
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -73,7 +74,10 @@ NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
 DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_names.py)
 INDEFINITES = "indefinites"  # "a new library" takes no antecedent
 CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.py)
-CONSTRAINTS = (AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS)
+SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (same_head.py)
+CONSTRAINTS = (
+    AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD
+)
 INDEFINITE_ARTICLES = {"a", "an"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
@@ -385,6 +389,8 @@ def decode_clusters(
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
+    if SAME_HEAD in constraints:
+        clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters
 
 
