@@ -36,6 +36,8 @@ reliably, and their violations are the errors a user sees first:
 * contrasts: one head noun with modifiers that exclude each other ("the old bridge", "a new
   bridge"; "the first chapter", "the second chapter"; "two boxes", "three boxes") is two
   entities (`contrasts.py`).
+* same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
+  laughed at him"), the cluster keeps one (`same_head.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -128,7 +130,7 @@ NAME_POS = {"PROPN", "NOUN"}
 # Heads that make a mention a group of more than one ("the two of them", "both"): plural
 # whatever its tag, which is CD or DT and no plural noun's NNS.
 GROUP_WORDS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both",
-               "dozen", "couple", "pair", "twins"}
+               "dozen", "couple", "pair"}
 # entity types of places, where a lone first name that is also a place's name is read as one
 PLACE_ENTS = {"GPE", "LOC", "FAC"}
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}

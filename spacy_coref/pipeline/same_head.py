@@ -9,7 +9,9 @@ GAP's scoring and a user looking for "Greta" match by its last word. Where it on
 before it ("Netherlands" and "the Netherlands"), it keeps the one the model scores higher as a
 mention.
 """
-from typing import Dict, Sequence, Set
+from collections import defaultdict
+from itertools import permutations
+from typing import Dict, List, Sequence, Set
 
 import numpy
 from spacy.tokens import Doc
@@ -52,13 +54,14 @@ def _lower_of_nested(
     """The mentions that lose to a nested mention with their head: the outer one where it ends
     later, else the lower-scored (a tie keeps the outer one). Of a chain of nested mentions, the
     shortest-ending and then best-scored one wins each of its pairs, so one of them stays."""
-    heads = {mention: doc[mention[0] : mention[1]].root.i for mention in cluster}
+    # only mentions with one head can clash: a long cluster costs no pairs of all its mentions
+    by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
+    for mention in cluster:
+        by_head[doc[mention[0] : mention[1]].root.i].append(mention)
     gone = set()
-    for outer in cluster:
-        for inner in cluster:
-            if inner == outer or not (outer[0] <= inner[0] and inner[1] <= outer[1]):
-                continue
-            if heads[inner] != heads[outer]:
+    for group in by_head.values():
+        for outer, inner in permutations(group, 2):
+            if not (outer[0] <= inner[0] and inner[1] <= outer[1]):
                 continue
             if inner[1] < outer[1]:
                 gone.add(outer)
