@@ -37,7 +37,8 @@ reliably, and their violations are the errors a user sees first:
   bridge"; "the first chapter", "the second chapter"; "two boxes", "three boxes") is two
   entities (`contrasts.py`).
 * same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
-  laughed at him"), the cluster keeps one (`same_head.py`).
+  laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter"
+  in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -67,7 +68,7 @@ from .first_names import (
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
-from .same_head import one_mention_per_head
+from .same_head import merge_nested_same_head, one_mention_per_head
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -392,6 +393,11 @@ def decode_clusters(
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
     if SAME_HEAD in constraints:
+        if len(spans) and doc.has_annotation("DEP"):
+            if mentions is None:
+                mentions = mention_constraints(doc, spans)
+            classes = mention_classes(spans, mentions.classes)
+            clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters
 

@@ -5,12 +5,18 @@ import spacy
 from spacy.tokens import Doc
 from test_constraints import scores_for  # noqa: E402 (the same folder)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
+from spacy_coref.pipeline.constraints import (
+    CONSTRAINTS,
+    FEMININE,
+    MASCULINE,
+    conflicting_classes,
+    decode_clusters,
+)
 from spacy_coref.pipeline.coref import coref_pipeline_path
-from spacy_coref.pipeline.same_head import one_mention_per_head
+from spacy_coref.pipeline.same_head import merge_nested_same_head, one_mention_per_head
 
 POS = {"NNP": "PROPN", "DT": "DET", ",": "PUNCT", ".": "PUNCT", "WP": "PRON", "VBD": "VERB",
-       "PRP": "PRON"}
+       "PRP": "PRON", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "CC": "CCONJ"}
 
 
 def greta_doc():
@@ -84,3 +90,76 @@ def test_a_doc_without_a_parse_keeps_its_clusters():
     cluster = [[GRETA, GRETA_WHO]]
     candidates = numpy.asarray([GRETA, GRETA_WHO])
     assert one_mention_per_head(doc, cluster, candidates, numpy.zeros(2)) == cluster
+
+
+def parsed(words, heads, deps, tags):
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
+               pos=[POS[t] for t in tags])
+
+
+def test_two_clusters_holding_one_name_with_and_without_words_before_it_become_one():
+    doc = netherlands_doc()  # The Netherlands won .
+    clusters = [[(0, 2), (2, 3)], [(1, 2), (3, 4)]]
+    assert merge_nested_same_head(doc, clusters) == [[(0, 2), (1, 2), (2, 3), (3, 4)]]
+    # then one of the two nested mentions goes, as in one cluster
+    links = [[], [-1.0], [1.0, -1.0], [-1.0, 1.0, -1.0]]
+    scores = scores_for([(0, 2), (1, 2), (2, 3), (3, 4)], links)
+    assert decode_clusters(doc, scores, 0.0, []) == [[(0, 2), (2, 3)], [(1, 2), (3, 4)]]
+    merged = decode_clusters(doc, scores, 0.0, ["agreement", "same_head"])
+    assert len(merged) == 1 and len(merged[0]) == 3 and {(2, 3), (3, 4)} < set(merged[0])
+
+
+def test_a_part_set_off_by_a_comma_keeps_the_referent():
+    doc = greta_doc()  # Greta , who laughed , left . She smiled .
+    clusters = [[GRETA, SHE], [GRETA_WHO, (8, 9)]]
+    assert merge_nested_same_head(doc, clusters) == [[GRETA, GRETA_WHO, SHE, (8, 9)]]
+
+
+def test_a_restrictive_part_after_the_noun_or_a_coordination_is_another_referent():
+    # the doctor in towns left .
+    doc = parsed(["the", "doctor", "in", "towns", "left", "."], [1, 4, 1, 2, 4, 4],
+                 ["det", "nsubj", "prep", "pobj", "ROOT", "punct"],
+                 ["DT", "NN", "IN", "NNS", "VBD", "."])
+    clusters = [[(0, 2), (5, 6)], [(0, 4), (4, 5)]]
+    assert merge_nested_same_head(doc, clusters) == clusters
+    # the lake and the hills froze .
+    doc = parsed(["the", "lake", "and", "the", "hills", "froze", "."], [1, 5, 1, 4, 1, 5, 5],
+                 ["det", "nsubj", "cc", "det", "conj", "ROOT", "punct"],
+                 ["DT", "NN", "CC", "DT", "NNS", "VBD", "."])
+    clusters = [[(0, 2), (6, 7)], [(0, 5), (5, 6)]]
+    assert merge_nested_same_head(doc, clusters) == clusters
+
+
+def test_clusters_whose_agreement_conflicts_stay_apart():
+    doc = netherlands_doc()
+    clusters = [[(0, 2), (2, 3)], [(1, 2), (3, 4)]]
+    classes = {(2, 3): MASCULINE, (3, 4): FEMININE}
+    assert merge_nested_same_head(doc, clusters, classes, conflicting_classes) == clusters
+    classes = {(2, 3): MASCULINE, (3, 4): MASCULINE}
+    assert len(merge_nested_same_head(doc, clusters, classes, conflicting_classes)) == 1
+
+
+def test_a_speaker_s_cluster_and_a_third_person_s_stay_apart():
+    # Ms. Chen , my teacher , left and I miss her .
+    words = ["Ms.", "Chen", ",", "my", "teacher", ",", "left", "and", "I", "miss", "her", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words,
+              heads=[1, 6, 1, 4, 1, 1, 6, 6, 9, 6, 9, 6],
+              deps=["compound", "nsubj", "punct", "poss", "appos", "punct", "ROOT", "cc",
+                    "nsubj", "conj", "dobj", "punct"],
+              tags=["NNP", "NNP", ",", "PRP$", "NN", ",", "VBD", "CC", "PRP", "VBP", "PRP", "."],
+              pos=["PROPN", "PROPN", "PUNCT", "PRON", "NOUN", "PUNCT", "VERB", "CCONJ", "PRON",
+                   "VERB", "PRON", "PUNCT"],
+              morphs=["", "", "", "Person=1|Poss=Yes", "", "", "", "", "Person=1", "", "Person=3",
+                      ""])
+    speaker, third = [[(0, 2), (3, 4), (8, 9)], [(1, 2), (10, 11)]]
+    assert merge_nested_same_head(doc, [speaker, third]) == [speaker, third]
+    # without the speaker's pronouns the two are one
+    assert merge_nested_same_head(doc, [[(0, 2), (4, 5)], third]) == [
+        [(0, 2), (1, 2), (4, 5), (10, 11)]
+    ]
+
+
+def test_a_doc_without_a_parse_keeps_clusters_apart():
+    doc = Doc(spacy.blank("en").vocab, words=["The", "Netherlands", "won", "."])
+    clusters = [[(0, 2), (2, 3)], [(1, 2), (3, 4)]]
+    assert merge_nested_same_head(doc, clusters) == clusters
