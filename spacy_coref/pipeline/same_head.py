@@ -82,30 +82,34 @@ def merge_nested_same_head(
     """
     if not doc.has_annotation("DEP") or len(clusters) < 2:
         return clusters
-    owner: Dict[MentionOffset, int] = {}
-    by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    for index, cluster in enumerate(clusters):
-        for mention in cluster:
-            mention = (int(mention[0]), int(mention[1]))
-            owner[mention] = index
-            by_head[doc[mention[0] : mention[1]].root.i].append(mention)
     parent = list(range(len(clusters)))
-    cluster_classes = [0] * len(clusters)
-    if classes is not None:
-        for mention, index in owner.items():
-            cluster_classes[index] |= classes.get(mention, 0)
-    # imported here: the constraints module imports this one
-    from .constraints import PRONOUN_CLASS
-
-    persons = [0] * len(clusters)
-    for mention, index in owner.items():
-        persons[index] |= _person(doc, mention, PRONOUN_CLASS)
 
     def find(index: int) -> int:
         while parent[index] != index:
             parent[index] = parent[parent[index]]
             index = parent[index]
         return index
+
+    owner: Dict[MentionOffset, int] = {}
+    by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
+    for index, cluster in enumerate(clusters):
+        for mention in cluster:
+            mention = (int(mention[0]), int(mention[1]))
+            if mention in owner:  # one mention in two clusters: they are one, none is lost
+                parent[find(index)] = find(owner[mention])
+                continue
+            owner[mention] = index
+            by_head[doc[mention[0] : mention[1]].root.i].append(mention)
+    # imported here: the constraints module imports this one
+    from .constraints import PRONOUN_CLASS
+
+    cluster_classes = [0] * len(clusters)
+    persons = [0] * len(clusters)
+    for mention, index in owner.items():
+        root = find(index)
+        if classes is not None:
+            cluster_classes[root] |= classes.get(mention, 0)
+        persons[root] |= _person(doc, mention, PRONOUN_CLASS)
 
     for group in by_head.values():
         for outer, inner in permutations(sorted(set(group)), 2):

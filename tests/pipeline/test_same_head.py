@@ -159,6 +159,14 @@ def test_a_speaker_s_cluster_and_a_third_person_s_stay_apart():
     ]
 
 
+def test_a_mention_in_two_clusters_is_not_lost():
+    doc = netherlands_doc()
+    # (2, 3) in both: the clusters are one, each mention once
+    clusters = [[(0, 2), (2, 3)], [(2, 3), (3, 4)], [(1, 2)]]
+    merged = merge_nested_same_head(doc, clusters)
+    assert merged == [[(0, 2), (1, 2), (2, 3), (3, 4)]]
+
+
 def test_a_doc_without_a_parse_keeps_clusters_apart():
     doc = Doc(spacy.blank("en").vocab, words=["The", "Netherlands", "won", "."])
     clusters = [[(0, 2), (2, 3)], [(1, 2), (3, 4)]]
