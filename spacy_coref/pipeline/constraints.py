@@ -341,7 +341,7 @@ def decode_clusters(
     """
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
-    mentions = names = None
+    mentions = names = classes = None
     if INDEFINITES in constraints and len(spans):
         mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
@@ -396,7 +396,8 @@ def decode_clusters(
         if len(spans) and doc.has_annotation("DEP"):
             if mentions is None:
                 mentions = mention_constraints(doc, spans)
-            classes = mention_classes(spans, mentions.classes)
+            if classes is None:
+                classes = mention_classes(spans, mentions.classes)
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters

@@ -19,7 +19,7 @@ clusters, and the gold never had both as mentions of one entity.
 """
 from collections import defaultdict
 from itertools import permutations
-from typing import Callable, Container, Dict, List, Optional, Sequence, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set
 
 import numpy
 from spacy.tokens import Doc
@@ -101,7 +101,15 @@ def merge_nested_same_head(
             owner[mention] = index
             by_head[doc[mention[0] : mention[1]].root.i].append(mention)
     # imported here: the constraints module imports this one
-    from .constraints import PRONOUN_CLASS
+    from .constraints import PRONOUN_CLASS, _first_or_second_person
+
+    def person(mention: MentionOffset) -> int:
+        if mention[1] - mention[0] != 1:
+            return 0
+        token = doc[mention[0]]
+        if token.lower_ in PRONOUN_CLASS:
+            return THIRD
+        return SPEAKER if _first_or_second_person(token) else 0
 
     cluster_classes = [0] * len(clusters)
     persons = [0] * len(clusters)
@@ -109,7 +117,7 @@ def merge_nested_same_head(
         root = find(index)
         if classes is not None:
             cluster_classes[root] |= classes.get(mention, 0)
-        persons[root] |= _person(doc, mention, PRONOUN_CLASS)
+        persons[root] |= person(mention)
 
     for group in by_head.values():
         for outer, inner in permutations(sorted(set(group)), 2):
@@ -142,19 +150,6 @@ def _same_referent(doc: Doc, outer: MentionOffset, inner: MentionOffset) -> bool
     if _coordination(doc, outer):
         return False
     return inner[1] == outer[1] or doc[inner[1]].text in SET_OFF
-
-
-def _person(doc: Doc, mention: MentionOffset, third_person: Container[str]) -> int:
-    """SPEAKER for a first- or second-person pronoun, THIRD for a third-person one (a word of
-    `third_person`), else 0."""
-    if mention[1] - mention[0] != 1:
-        return 0
-    token = doc[mention[0]]
-    if token.lower_ in third_person:
-        return THIRD
-    if token.pos_ == "PRON" and set(token.morph.get("Person")) & {"1", "2"}:
-        return SPEAKER
-    return 0
 
 
 def _coordination(doc: Doc, mention: MentionOffset) -> bool:
