@@ -5,31 +5,38 @@ repeated, so a sweep of many settings costs one pass of the model.
     python scripts/decoding_sweep.py [--model default] [--top-lambda 0.4] SETTING ...
 
 SETTING is comma-separated key=value pairs of `decode_clusters` options, e.g.
-`null=-0.5,constraints=binding` (constraints joined by "+", or "none"). Reads corpus/dev and
-corpus/gap-dev (`spacy project run convert`). --top-lambda: the candidates kept per token
-when scoring (the model's own setting by default).
+`null=-0.5,constraints=binding` (constraints joined by "+", or "none"); `pronoun_null=-0.75`
+gives it/its/itself and they/them/their/theirs/themselves that null score
+(`null_scores_by_form`; "none": no form has its own). An empty SETTING ("") is the model's
+own decoding, which every unnamed option keeps. Reads corpus/dev and corpus/gap-dev (`spacy
+project run convert`). --top-lambda: the candidates kept per token when scoring (the model's
+own setting by default).
 """
 import sys
 import time
 
 from spacy_coref.annotations import set_clusters
 from spacy_coref.formats import read_docs
-from spacy_coref.pipeline.constraints import decode_clusters
+from spacy_coref.pipeline.constraints import NEUTER_PLURAL_PRONOUNS, decode_clusters
 from spacy_coref.training.evaluation import _conll_scores, _gap_scores, bare_copy, load_coref_nlp
 
-DEFAULTS = {
-    "null": 0.0,
-    "constraints": "agreement+binding+quotes+names+distinct_names+indefinites+contrasts",
-}
+OPTIONS = ("null", "constraints", "pronoun_null")
 
 
-def parse_setting(text):
-    setting = dict(DEFAULTS)
+def parse_setting(text, own):
+    """The decoding options of SETTING `text`, the model's `own` for those it leaves out."""
+    setting = dict(own)
     for item in filter(None, text.split(",")):
         key, value = item.split("=")
-        if key not in DEFAULTS:
-            raise SystemExit(f"unknown setting {key!r}: one of {list(DEFAULTS)}")
-        setting[key] = value if key == "constraints" else float(value)
+        if key not in OPTIONS:
+            raise SystemExit(f"unknown setting {key!r}: one of {list(OPTIONS)}")
+        if key == "constraints":
+            setting[key] = [c for c in value.split("+") if c and c != "none"]
+        elif key == "pronoun_null":
+            by_form = {} if value == "none" else dict.fromkeys(NEUTER_PLURAL_PRONOUNS, float(value))
+            setting["by_form"] = by_form
+        else:
+            setting[key] = float(value)
     return setting
 
 
@@ -57,12 +64,15 @@ def main(settings, model="default", top_lambda=None):
     print(f"scored in {time.perf_counter() - start:.0f} s", flush=True)
     scores_of = {id(doc): scores for doc, scores in kept}
     prefix = cluster.cfg["spans_prefix"]
+    own = {"null": cluster.cfg.get("null_score", 0.0),
+           "constraints": list(cluster.cfg.get("constraints", [])),
+           "by_form": dict(cluster.cfg.get("null_scores_by_form", {}))}
     for text in settings:
-        setting = parse_setting(text)
-        constraints = [c for c in setting["constraints"].split("+") if c and c != "none"]
+        setting = parse_setting(text, own)
         for docs in preds.values():
             for doc in docs:
-                clusters = decode_clusters(doc, scores_of[id(doc)], setting["null"], constraints)
+                clusters = decode_clusters(doc, scores_of[id(doc)], setting["null"],
+                                           setting["constraints"], setting["by_form"])
                 set_clusters(doc, clusters, prefix)
         out = []
         for name in ("litbank", "gum"):

@@ -189,6 +189,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "annotation schemes {schemes}.")
     CE108 = ("Unknown decoding constraint(s) {unknown} in the setting 'constraints' of "
              "'{name}'. Valid constraints: {valid}.")
+    CE109 = ("The setting 'null_scores_by_form' of '{name}' maps one-word mention forms in lower "
+             "case to numbers, e.g. {{\"it\": -1.0}}; found {key!r}: {value!r}.")
     CE110 = ("Component '{name}' wraps a whole trained pipeline and is serialized with "
              "nlp.to_disk / spacy.load only, not to or from bytes.")
     CE111 = ("Component '{name}' needs a dependency parse to find mentions, but the doc has none. "

@@ -16,6 +16,7 @@ from ..errors import Errors
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
 from ..model_card import DEFAULT_NAME, model_card, write_model_card
+from ..pipeline.constraints import NEUTER_PLURAL_PRONOUNS
 from ..pipeline.coref import save_coref_pipeline
 from ._app import app, fail_one_line
 
@@ -28,6 +29,7 @@ def export_default_cli(
     trained: Path = typer.Argument(..., help="A trained pipeline directory (e.g. training/coref/model-best)", exists=True, file_okay=False),
     output: Path = typer.Argument(..., help="Output directory (spacy_coref/default_model for the shipped default)"),
     null_score: Optional[float] = typer.Option(None, "--null-score", help="Decode with this score for 'no antecedent' (lower links more)"),
+    pronoun_null_score: Optional[float] = typer.Option(None, "--pronoun-null-score", help="Decode it, its, itself, they, them, their, theirs and themselves with this score for 'no antecedent' instead (the setting null_scores_by_form)"),
     top_lambda: Optional[float] = typer.Option(None, "--top-lambda", help="Keep this many candidates per token after mention scoring (the pruning ratio) when decoding; more is slower and may recall more"),
     max_antecedents: Optional[int] = typer.Option(None, "--max-antecedents", help="Score at most this many earlier mentions as each mention's antecedents when decoding", min=1),
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Where the candidate mentions come from when decoding, for a model that scores spans: spans or sentence_spans (within a sentence, no punctuation at either edge)"),
@@ -73,6 +75,10 @@ def export_default_cli(
     nlp = spacy.load(trained, exclude=[pipe for pipe in names if pipe not in COREF_COMPONENTS])
     if null_score is not None:
         nlp.get_pipe("coref_cluster").cfg["null_score"] = null_score
+    by_form = None
+    if pronoun_null_score is not None:
+        by_form = dict.fromkeys(NEUTER_PLURAL_PRONOUNS, pronoun_null_score)
+        nlp.get_pipe("coref_cluster").cfg["null_scores_by_form"] = by_form
     if top_lambda is not None:
         # the head is built from the config's value when the exported pipeline loads
         nlp.get_pipe("coref_cluster").model.attrs["head_cfg"]["top_lambda"] = top_lambda
@@ -93,12 +99,14 @@ def export_default_cli(
         half=with_encoder or base_encoder is not None,
         base_encoder=base_encoder,
     )
-    decoding = (null_score, precision, top_lambda, max_antecedents, candidates)
+    decoding = (null_score, by_form, precision, top_lambda, max_antecedents, candidates)
     if any(value is not None for value in decoding):
         # keep config.cfg in agreement with the components' saved settings
         config = spacy.util.load_config(output / "config.cfg", interpolate=False)
         if null_score is not None:
             config["components"]["coref_cluster"]["null_score"] = null_score
+        if by_form is not None:
+            config["components"]["coref_cluster"]["null_scores_by_form"] = by_form
         if top_lambda is not None:
             config["components"]["coref_cluster"]["model"]["top_lambda"] = top_lambda
         if max_antecedents is not None:

@@ -29,7 +29,12 @@ from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..types import MentionOffset
 from .clustering import antecedent_loss, mention_loss, pair_score_tuples
-from .constraints import CONSTRAINTS, check_constraints, decode_clusters
+from .constraints import (
+    CONSTRAINTS,
+    check_constraints,
+    check_null_scores_by_form,
+    decode_clusters,
+)
 from .encoder_precision import PrecisionSetting
 
 DEFAULT_COREF_CLUSTER_MODEL = """
@@ -68,6 +73,7 @@ CONFIG_ONLY = ("scheme", "constraints", "precision")
         "spans_prefix": CLUSTER_PREFIX,
         "mention_loss_weight": 0.0,
         "null_score": 0.0,
+        "null_scores_by_form": {},
         "store_scores": False,
         "learn_rate_scale": 1.0,
         "scheme": None,
@@ -91,6 +97,7 @@ def make_coref_cluster(
     spans_prefix: str,
     mention_loss_weight: float,
     null_score: float,
+    null_scores_by_form: Dict[str, float],
     store_scores: bool,
     learn_rate_scale: float,
     scheme: Optional[str],
@@ -107,6 +114,9 @@ def make_coref_cluster(
         loss (useful with partial annotation such as GAP).
     null_score (float): the score of "no antecedent" when decoding (0 as in training); a lower
         value links more mentions.
+    null_scores_by_form (Dict[str, float]): the score of "no antecedent" for one-word mentions
+        of these forms (lower case), in place of `null_score`: {"it": -1.0} links "it" more
+        readily than other mentions. {}: `null_score` for all.
     store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
     learn_rate_scale (float): the head's learning rate relative to the optimizer's, which a
         shared transformer is trained with (s2e trains its head about 30x faster).
@@ -119,8 +129,11 @@ def make_coref_cluster(
         its own clause's subject; a reflexive is), "quotes" (a quote's I is its speaker,
         its you the one it is said to), "names" (a name repeated is one entity),
         "distinct_names" (two people's names are never one entity), "indefinites" ("a
-        new library" takes no antecedent) and "contrasts" ("the old bridge" is not "the
-        new bridge"). [] decodes the scores alone.
+        new library" takes no antecedent), "contrasts" ("the old bridge" is not "the
+        new bridge"), "same_head" (one of "Greta" and "Greta, who ..." per cluster, and
+        the two clusters of such a pair joined) and "cataphora" ("When she landed, the
+        pilot ...": a pronoun before the subject it refers to). [] decodes the scores
+        alone.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU
@@ -135,6 +148,7 @@ def make_coref_cluster(
         spans_prefix=spans_prefix,
         mention_loss_weight=mention_loss_weight,
         null_score=null_score,
+        null_scores_by_form=null_scores_by_form,
         store_scores=store_scores,
         learn_rate_scale=learn_rate_scale,
         scheme=scheme,
@@ -155,6 +169,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         spans_prefix: str = CLUSTER_PREFIX,
         mention_loss_weight: float = 0.0,
         null_score: float = 0.0,
+        null_scores_by_form: Optional[Dict[str, float]] = None,
         store_scores: bool = False,
         learn_rate_scale: float = 1.0,
         scheme: Optional[str] = None,
@@ -172,6 +187,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
             "spans_prefix": spans_prefix,
             "mention_loss_weight": mention_loss_weight,
             "null_score": null_score,
+            "null_scores_by_form": check_null_scores_by_form(null_scores_by_form or {}, name),
             "store_scores": store_scores,
             "learn_rate_scale": learn_rate_scale,
             "scheme": scheme,
@@ -203,9 +219,10 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
     def set_annotations(self, docs: Iterable[Doc], scores: List[CorefScores]) -> None:
         """Write the clusters (two or more mentions each) to doc.spans."""
         null_score = self.cfg.get("null_score", 0.0)
+        by_form = self.cfg.get("null_scores_by_form", {})
         constraints = self.cfg.get("constraints", [])
         for doc, doc_scores in zip(docs, scores):
-            clusters = decode_clusters(doc, doc_scores, null_score, constraints)
+            clusters = decode_clusters(doc, doc_scores, null_score, constraints, by_form)
             set_clusters(doc, clusters, self.cfg["spans_prefix"])
             if self.cfg["store_scores"]:
                 doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)
@@ -346,6 +363,12 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
             raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found))
         for key in CONFIG_ONLY:  # the pipeline's config sets them, as for a new pipe
             cfg.pop(key, None)
+        by_form = cfg.get("null_scores_by_form")
+        if by_form is not None:  # absent from pipelines saved before the setting
+            if not isinstance(by_form, dict):
+                found = f"'null_scores_by_form' is {by_form!r}, not a mapping"
+                raise ValueError(Errors.CE221.format(name=self.name, path=source, found=found))
+            cfg["null_scores_by_form"] = check_null_scores_by_form(by_form, self.name)
         self.cfg.update(cfg)
 
     def _saved_cfg(self) -> Dict[str, Any]:

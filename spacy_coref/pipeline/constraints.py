@@ -57,6 +57,7 @@ from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
+from .cataphora import link_cataphora
 from .clustering import constrained_clusters, predict_clusters
 from .contrasts import contrasting_pairs
 from .first_names import (
@@ -78,8 +79,10 @@ DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_n
 INDEFINITES = "indefinites"  # "a new library" takes no antecedent
 CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.py)
 SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (same_head.py)
+CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
 CONSTRAINTS = (
-    AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD
+    AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
+    CATAPHORA,
 )
 INDEFINITE_ARTICLES = {"a", "an"}
 
@@ -100,6 +103,11 @@ PRONOUN_CLASS = {
     **dict.fromkeys(("it", "its", "itself"), NEUTER),
     **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), PLURAL),
 }
+# "it" and "they", which the default decodes with a null score of their own (null_scores_by_form)
+NEUTER_PLURAL_PRONOUNS = tuple(form for form, c in PRONOUN_CLASS.items() if c in (NEUTER, PLURAL))
+# the pronouns that can stand before the subject they refer to ("When she landed, the pilot")
+CATAPHORIC_PRONOUNS = {form: PRONOUN_CLASS[form]
+                       for form in ("he", "him", "his", "she", "her", "they", "them", "their")}
 REFLEXIVES = {"himself", "herself", "itself", "themselves", "myself", "yourself", "ourselves",
               "yourselves", "oneself"}
 # Nouns and titles whose referent's gender is part of their meaning (lemmas, lower case).
@@ -163,6 +171,19 @@ class MentionConstraints(NamedTuple):
     heads: numpy.ndarray  # [M] token index of the syntactic head, -1 without a parse
     possessed: numpy.ndarray  # [M] head of the noun phrase it is the possessor of, -1 if none
     indefinite: numpy.ndarray  # [M] bool: a noun phrase with "a" or "an"
+
+
+def check_null_scores_by_form(by_form: Dict[str, float], name: str) -> Dict[str, float]:
+    """The null scores by form of a component setting, checked. Raises CE109 for a key that
+    is not a lower-case word or a value that is not a number."""
+    out = {}
+    for key, value in dict(by_form).items():
+        valid_key = isinstance(key, str) and key and key == key.lower() and " " not in key
+        valid_value = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not (valid_key and valid_value):
+            raise ValueError(Errors.CE109.format(name=name, key=key, value=value))
+        out[key] = float(value)
+    return out
 
 
 def check_constraints(constraints: Iterable[str], name: str) -> List[str]:
@@ -329,7 +350,11 @@ def part_possessors(
 
 
 def decode_clusters(
-    doc: Doc, scores: CorefScores, null_score: float, constraints: Sequence[str]
+    doc: Doc,
+    scores: CorefScores,
+    null_score: float,
+    constraints: Sequence[str],
+    null_scores_by_form: Optional[Dict[str, float]] = None,
 ) -> ClusterOffsets:
     """The clusters of one doc from its antecedent scores, under the named constraints.
 
@@ -337,10 +362,14 @@ def decode_clusters(
     scores (CorefScores): the model's output for the doc.
     null_score (float): the score of "no antecedent".
     constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
+    null_scores_by_form (Optional[Dict[str, float]]): the score of "no antecedent" for
+        one-word mentions of these forms (lower case), in place of `null_score`.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
     """
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
+    if null_scores_by_form:
+        scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
     mentions = names = classes = None
     if INDEFINITES in constraints and len(spans):
         mentions = mention_constraints(doc, spans)
@@ -392,6 +421,14 @@ def decode_clusters(
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
+    if CATAPHORA in constraints and len(spans) and doc.has_annotation("DEP"):
+        if mentions is None:
+            mentions = mention_constraints(doc, spans)
+        if classes is None:
+            classes = mention_classes(spans, mentions.classes)
+        clusters = link_cataphora(
+            doc, clusters, spans.tolist(), classes, CATAPHORIC_PRONOUNS, conflicting_classes
+        )
     if SAME_HEAD in constraints:
         if len(spans) and doc.has_annotation("DEP"):
             if mentions is None:
@@ -401,6 +438,31 @@ def decode_clusters(
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters
+
+
+def _with_null_scores_by_form(
+    doc: Doc,
+    scores: CorefScores,
+    spans: numpy.ndarray,
+    null_score: float,
+    by_form: Dict[str, float],
+) -> CorefScores:
+    """The scores with each one-word mention of a form in `by_form` scored as if its "no
+    antecedent" scored that: its real antecedents' scores move by the difference, so that
+    every later step, which compares them with `null_score`, sees the same choice."""
+    shift = numpy.zeros(len(spans), dtype="float32")  # [M]
+    words = doc.to_array("LOWER")
+    for row in numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1).tolist():
+        form = doc.vocab.strings[int(words[spans[row, 0]])]
+        if form in by_form:
+            shift[row] = null_score - by_form[form]
+    if not shift.any():
+        return scores
+    pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K], a copy
+    pair = pair_scores[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K] (a view)
+    real = pair > MASKED_SCORE / 2  # [M, K]
+    pair += numpy.where(real, shift[:, None], 0.0).astype("float32")
+    return dataclasses.replace(scores, scores=pair_scores)
 
 
 def _without_antecedents(scores: CorefScores, rows: numpy.ndarray) -> CorefScores:

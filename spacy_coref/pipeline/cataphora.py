@@ -1,0 +1,122 @@
+"""Cataphora: a pronoun in a clause or phrase put before its sentence's subject can refer to that
+subject ("When she landed, the pilot called home"; "In his reply, Mr. Adeyemi ..."). The s2e
+head links each mention to an earlier one only, so such a pronoun, when nothing before it is
+its antecedent, is left alone: users see "she" in no cluster, or in a cluster of its own.
+
+`link_cataphora` joins it to the subject where the parse shows the fronted part (an adverbial
+clause or a prepositional phrase of the subject's verb, ending before the subject) and the
+subject is known to agree: a name or noun of the pronoun's gender (by its first name, title or
+a gendered noun), a person's name of unknown gender for "he" and "she", a plural for "they".
+A subject whose agreement is unknown ("the office", "the customer") is left alone: the rule
+has no list of which nouns are people, and "When he arrived, the office was empty" must not
+link. "It" is left to the model for the same reason. The pronoun's cluster (if it has one)
+and the subject's join only when their agreement classes do not conflict.
+"""
+from typing import Callable, Dict, List, Optional, Sequence
+
+from spacy.tokens import Doc, Token
+
+from ..types import ClusterOffsets, MentionOffset
+
+# the dependents of a verb that can stand before its subject and hold a cataphoric pronoun
+FRONTED_DEPS = frozenset(("advcl", "prep"))
+SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+VERB_POS = frozenset(("VERB", "AUX"))
+SUBJECT_POS = frozenset(("NOUN", "PROPN"))
+PERSON_ENTS = frozenset(("PERSON",))
+
+
+def link_cataphora(
+    doc: Doc,
+    clusters: ClusterOffsets,
+    mentions: Sequence[MentionOffset],
+    classes: Dict[MentionOffset, int],
+    pronoun_classes: Dict[str, int],
+    conflicts: Callable[[int], int],
+) -> ClusterOffsets:
+    """The clusters with each fronted pronoun that opens its entity joined to the subject it
+    stands before (see the module's docstring). Docs without a parse are left as they are.
+
+    doc (Doc): the doc the clusters are in.
+    clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
+    mentions (Sequence[Tuple[int, int]]): every kept mention, clustered or not: the subject
+        may be in no cluster yet.
+    classes (Dict[Tuple[int, int], int]): agreement classes (bit flags) of the mentions.
+    pronoun_classes (Dict[str, int]): the class of each third-person pronoun form that may
+        be cataphoric (lower case).
+    conflicts (Callable[[int], int]): the classes that cannot join a cluster of given classes.
+    RETURNS (List[List[Tuple[int, int]]]): the clusters, each sorted, in document order.
+    """
+    if not doc.has_annotation("DEP"):
+        return clusters
+    groups: List[List[MentionOffset]] = [sorted(set(map(_offset, c))) for c in clusters]
+    owner: Dict[MentionOffset, int] = {m: i for i, group in enumerate(groups) for m in group}
+    by_root: Dict[int, MentionOffset] = {}
+    for mention in sorted(map(_offset, mentions), key=lambda m: m[0] - m[1]):  # longest first
+        by_root.setdefault(doc[mention[0] : mention[1]].root.i, mention)
+    for mention in sorted(map(_offset, mentions)):
+        start, end = mention
+        pronoun_class = pronoun_classes.get(doc[start].lower_, 0) if end - start == 1 else 0
+        if not pronoun_class:
+            continue
+        own = owner.get(mention)
+        if own is not None and groups[own][0] != mention:
+            continue  # it has an antecedent before it
+        subject = _fronted_subject(doc[start])
+        target = None if subject is None else by_root.get(subject.i)
+        if target is None or not _agrees(doc, target, classes.get(target, 0), pronoun_class):
+            continue
+        other = owner.get(target)
+        if other is not None and other == own:
+            continue
+        own_classes = _classes(groups[own] if own is not None else [mention], classes)
+        other_classes = _classes(groups[other] if other is not None else [target], classes)
+        if conflicts(own_classes) & other_classes or conflicts(other_classes) & own_classes:
+            continue
+        joined = sorted(set((groups[own] if own is not None else [mention])
+                            + (groups[other] if other is not None else [target])))
+        for index in sorted({i for i in (own, other) if i is not None}, reverse=True):
+            groups[index] = []
+        groups.append(joined)
+        owner.update({m: len(groups) - 1 for m in joined})
+    return sorted(group for group in groups if len(group) > 1)
+
+
+def _offset(mention: Sequence[int]) -> MentionOffset:
+    return (int(mention[0]), int(mention[1]))
+
+
+def _classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:
+    out = 0
+    for mention in group:
+        out |= classes.get(mention, 0)
+    return out
+
+
+def _fronted_subject(pronoun: Token) -> Optional[Token]:
+    """The subject of the clause the pronoun's fronted part belongs to, or None: going up from
+    the pronoun, the first adverbial clause or prepositional phrase of a verb decides; the
+    part must end before the verb's subject begins."""
+    token = pronoun
+    while token.head.i != token.i:
+        head = token.head
+        if token.dep_ in FRONTED_DEPS and head.pos_ in VERB_POS:
+            subjects = [child for child in head.children if child.dep_ in SUBJECT_DEPS]
+            if subjects and token.right_edge.i < subjects[0].left_edge.i:
+                return subjects[0]
+            return None
+        token = head
+    return None
+
+
+def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class: int) -> bool:
+    """Whether the subject is known to agree with the pronoun: its class is the pronoun's, or
+    it is a person's name of unknown gender and the pronoun is "he" or "she"."""
+    root = doc[mention[0] : mention[1]].root
+    if root.pos_ not in SUBJECT_POS:
+        return False  # a pronoun ("When he left, he ...") or a number
+    if mention_class:
+        return mention_class == pronoun_class
+    from .constraints import FEMININE, MASCULINE  # the constraints module imports this one
+
+    return pronoun_class in (MASCULINE, FEMININE) and root.ent_type_ in PERSON_ENTS

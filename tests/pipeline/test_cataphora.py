@@ -1,0 +1,149 @@
+"""The cataphora constraint: a pronoun in a part fronted before its clause's subject joins that
+subject where nothing before it is its antecedent. Docs are built by hand (words, heads, deps,
+tags, entities), scores too, with sentences of our own."""
+import numpy
+import spacy
+from spacy.tokens import Doc
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+from spacy_coref.pipeline.cataphora import link_cataphora
+from spacy_coref.pipeline.constraints import (
+    CATAPHORIC_PRONOUNS,
+    CONSTRAINTS,
+    conflicting_classes,
+    decode_clusters,
+    mention_constraints,
+)
+from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.pipeline.name_match import mention_classes
+
+POS = {"WRB": "SCONJ", "IN": "ADP", "PRP": "PRON", "PRP$": "PRON", "VBD": "VERB", ",": "PUNCT",
+       "NNP": "PROPN", "NN": "NOUN", "NNS": "NOUN", "DT": "DET", "RB": "ADV", ".": "PUNCT",
+       "JJ": "ADJ"}
+
+
+def parsed(words, heads, deps, tags, ents=None):
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
+               pos=[POS[t] for t in tags], ents=ents)
+
+
+def landed_doc(pronoun="she", subject="Maria"):
+    # When she landed , Maria called home .
+    return parsed(
+        ["When", pronoun, "landed", ",", subject, "called", "home", "."],
+        [2, 2, 5, 5, 5, 5, 5, 5],
+        ["advmod", "nsubj", "advcl", "punct", "nsubj", "ROOT", "advmod", "punct"],
+        ["WRB", "PRP", "VBD", ",", "NNP", "VBD", "RB", "."],
+    )
+
+
+PRONOUN, SUBJECT = (1, 2), (4, 5)
+
+
+def decode(doc, spans, pair_scores, constraints=("cataphora",)):
+    return decode_clusters(doc, scores_for(spans, pair_scores), 0.0, list(constraints))
+
+
+def test_cataphora_is_a_constraint_of_the_default():
+    assert "cataphora" in CONSTRAINTS
+    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
+    assert "cataphora" in config["components"]["coref_cluster"]["constraints"]
+
+
+def test_a_fronted_clause_pronoun_joins_the_subject_after_it():
+    doc = landed_doc()
+    # the model gives "Maria" no antecedent: "she" comes first
+    assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]], constraints=()) == []
+    assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]]) == [[PRONOUN, SUBJECT]]
+
+
+def test_no_link_where_the_genders_differ_or_the_subject_is_no_known_person():
+    assert decode(landed_doc("he"), [PRONOUN, SUBJECT], [[], [-3.0]]) == []
+    # "When he landed, Okafor called": a surname alone, which no first name makes a man
+    assert decode(landed_doc("he", "Okafor"), [PRONOUN, SUBJECT], [[], [-3.0]]) == []
+    # the same name as a PERSON entity: a person of unknown gender, "he" may be them
+    doc = landed_doc("he", "Okafor")
+    doc.ents = [doc.char_span(doc[4].idx, doc[4].idx + len("Okafor"), label="PERSON")]
+    assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]]) == [[PRONOUN, SUBJECT]]
+
+
+def test_no_link_to_a_subject_of_unknown_agreement():
+    # When he arrived , the office was empty .
+    doc = parsed(
+        ["When", "he", "arrived", ",", "the", "office", "was", "empty", "."],
+        [2, 2, 6, 6, 5, 6, 6, 6, 6],
+        ["advmod", "nsubj", "advcl", "punct", "det", "nsubj", "ROOT", "acomp", "punct"],
+        ["WRB", "PRP", "VBD", ",", "DT", "NN", "VBD", "JJ", "."],
+    )
+    assert decode(doc, [(1, 2), (4, 6)], [[], [-3.0]]) == []
+
+
+def test_a_plural_pronoun_joins_a_plural_subject():
+    # Because they were hungry , the children ate .
+    doc = parsed(
+        ["Because", "they", "were", "hungry", ",", "the", "children", "ate", "."],
+        [2, 2, 7, 2, 7, 6, 7, 7, 7],
+        ["mark", "nsubj", "advcl", "acomp", "punct", "det", "nsubj", "ROOT", "punct"],
+        ["IN", "PRP", "VBD", "JJ", ",", "DT", "NNS", "VBD", "."],
+    )
+    assert decode(doc, [(1, 2), (5, 7)], [[], [-3.0]]) == [[(1, 2), (5, 7)]]
+
+
+def test_a_possessive_in_a_fronted_phrase():
+    # In her letter , Maria asked .
+    doc = parsed(
+        ["In", "her", "letter", ",", "Maria", "asked", "."],
+        [5, 2, 0, 5, 5, 5, 5],
+        ["prep", "poss", "pobj", "punct", "nsubj", "ROOT", "punct"],
+        ["IN", "PRP$", "NN", ",", "NNP", "VBD", "."],
+    )
+    spans = [(1, 2), (1, 3), (4, 5)]
+    assert decode(doc, spans, [[], [-3.0], [-3.0, -3.0]]) == [[(1, 2), (4, 5)]]
+
+
+def test_a_clause_after_the_subject_is_left_to_the_model():
+    # Maria called when she landed .
+    doc = parsed(
+        ["Maria", "called", "when", "she", "landed", "."],
+        [1, 1, 4, 4, 1, 1],
+        ["nsubj", "ROOT", "advmod", "nsubj", "advcl", "punct"],
+        ["NNP", "VBD", "WRB", "PRP", "VBD", "."],
+    )
+    assert decode(doc, [(0, 1), (3, 4)], [[], [-3.0]]) == []
+
+
+def test_a_pronoun_with_an_antecedent_before_it_stays_there():
+    # Anna slept . When she landed , Maria called home .
+    words = ["Anna", "slept", "."]
+    doc = parsed(
+        words + ["When", "she", "landed", ",", "Maria", "called", "home", "."],
+        [1, 1, 1, 5, 5, 8, 8, 8, 8, 8, 8],
+        ["nsubj", "ROOT", "punct", "advmod", "nsubj", "advcl", "punct", "nsubj", "ROOT",
+         "advmod", "punct"],
+        ["NNP", "VBD", ".", "WRB", "PRP", "VBD", ",", "NNP", "VBD", "RB", "."],
+    )
+    spans = [(0, 1), (4, 5), (7, 8)]
+    assert decode(doc, spans, [[], [2.0], [-3.0, -3.0]]) == [[(0, 1), (4, 5)]]
+
+
+def test_the_pronouns_cluster_joins_the_subjects_cluster():
+    doc = landed_doc()
+    clusters = [[PRONOUN, (6, 7)], [SUBJECT, (7, 8)]]  # stand-ins for later mentions
+    spans = [PRONOUN, SUBJECT, (6, 7), (7, 8)]
+    mentions = mention_constraints(doc, spans)
+    classes = mention_classes(numpy.asarray(spans), mentions.classes)
+    joined = link_cataphora(doc, clusters, spans, classes, CATAPHORIC_PRONOUNS,
+                            conflicting_classes)
+    assert joined == [[PRONOUN, SUBJECT, (6, 7), (7, 8)]]
+    # a masculine mention in the subject's cluster keeps "she" out
+    classes[(7, 8)] = CATAPHORIC_PRONOUNS["he"]
+    kept = link_cataphora(doc, clusters, spans, classes, CATAPHORIC_PRONOUNS,
+                          conflicting_classes)
+    assert kept == sorted(clusters)
+
+
+def test_docs_without_a_parse_are_left_as_they_are():
+    doc = Doc(spacy.blank("en").vocab, words=["When", "she", "landed", ",", "Maria", "called"])
+    clusters = [[PRONOUN, (2, 3)]]
+    assert link_cataphora(doc, clusters, [PRONOUN, SUBJECT], {}, CATAPHORIC_PRONOUNS,
+                          conflicting_classes) == clusters
