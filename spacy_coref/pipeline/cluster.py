@@ -131,9 +131,9 @@ def make_coref_cluster(
         "distinct_names" (two people's names are never one entity), "indefinites" ("a
         new library" takes no antecedent), "contrasts" ("the old bridge" is not "the
         new bridge"), "same_head" (one of "Greta" and "Greta, who ..." per cluster, and
-        the two clusters of such a pair joined) and "cataphora" ("When she landed, the
-        pilot ...": a pronoun before the subject it refers to). [] decodes the scores
-        alone.
+        the two clusters of such a pair joined), "cataphora" ("When she landed, the
+        pilot ...": a pronoun before the subject it refers to) and "groups" ("they" takes
+        "the cat and the dog" rather than one of them). [] decodes the scores alone.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU

@@ -66,6 +66,7 @@ from .first_names import (
     NEUTRAL_TITLES,
     PLACE_NAMES,
 )
+from .groups import group_member_antecedents
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
 from .quotes import link_quote_pronouns
@@ -80,9 +81,10 @@ INDEFINITES = "indefinites"  # "a new library" takes no antecedent
 CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.py)
 SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (same_head.py)
 CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
+GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (groups.py)
 CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
-    CATAPHORA,
+    CATAPHORA, GROUPS,
 )
 INDEFINITE_ARTICLES = {"a", "an"}
 
@@ -379,6 +381,7 @@ def decode_clusters(
         or BINDING in constraints
         or DISTINCT_NAMES in constraints
         or CONTRASTS in constraints
+        or GROUPS in constraints
     ):
         clusters = predict_clusters(scores, null_score)
     else:
@@ -391,6 +394,9 @@ def decode_clusters(
         if CONTRASTS in constraints:
             apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart
+        if GROUPS in constraints:
+            members = group_member_antecedents(doc, spans.tolist(), antecedents)
+            forbidden = members if forbidden is None else forbidden | members
         if DISTINCT_NAMES in constraints:
             names = person_names(doc, spans.tolist())
         agreement = AGREEMENT in constraints

@@ -1,0 +1,61 @@
+"""The groups constraint: a plural pronoun takes a coordination rather than one of its members.
+Docs are built by hand (words, heads, deps, tags), scores too, with sentences of our own."""
+import numpy
+import spacy
+from spacy.tokens import Doc
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
+from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.pipeline.groups import group_member_antecedents
+
+POS = {"DT": "DET", "NN": "NOUN", "CC": "CCONJ", "VBD": "VERB", ",": "PUNCT", "RB": "ADV",
+       "PRP": "PRON", ".": "PUNCT"}
+
+
+def pets_doc(pronoun="they"):
+    # The cat and the dog hid , so they slept .
+    tags = ["DT", "NN", "CC", "DT", "NN", "VBD", ",", "RB", "PRP", "VBD", "."]
+    return Doc(
+        spacy.blank("en").vocab,
+        words=["The", "cat", "and", "the", "dog", "hid", ",", "so", pronoun, "slept", "."],
+        heads=[1, 5, 1, 4, 1, 5, 5, 9, 9, 5, 5],
+        deps=["det", "nsubj", "cc", "det", "conj", "ROOT", "punct", "advmod", "nsubj", "conj",
+              "punct"],
+        tags=tags,
+        pos=[POS[t] for t in tags],
+    )
+
+
+PAIR, CAT, DOG, PRONOUN = (0, 5), (0, 2), (3, 5), (8, 9)
+SPANS = [PAIR, CAT, DOG, PRONOUN]
+# the pronoun scores "The cat" highest, then "the dog", then the pair
+SCORES = [[], [-5.0], [-5.0, -5.0], [1.0, 2.0, 1.5]]
+
+
+def test_groups_is_a_constraint_of_the_default():
+    assert "groups" in CONSTRAINTS
+    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
+    assert "groups" in config["components"]["coref_cluster"]["constraints"]
+
+
+def test_a_plural_pronoun_takes_the_pair_not_a_member():
+    doc = pets_doc()
+    scores = scores_for(SPANS, SCORES)
+    assert decode_clusters(doc, scores, 0.0, []) == [[CAT, PRONOUN]]
+    assert decode_clusters(doc, scores, 0.0, ["groups"]) == [[PAIR, PRONOUN]]
+
+
+def test_members_stay_where_the_pair_is_no_candidate_or_the_pronoun_is_singular():
+    doc = pets_doc()
+    antecedents = numpy.asarray([[0, 0, 0], [0, 0, 0], [0, 1, 0], [1, 2, 2]])  # no pair
+    assert not group_member_antecedents(doc, SPANS, antecedents).any()
+    it = pets_doc("it")
+    scores = scores_for(SPANS, SCORES)
+    assert decode_clusters(it, scores, 0.0, ["groups"]) == [[CAT, PRONOUN]]
+
+
+def test_without_a_parse_nothing_is_a_group():
+    doc = Doc(spacy.blank("en").vocab, words=pets_doc().text.split())
+    antecedents = numpy.asarray([[0, 0, 0], [0, 0, 0], [0, 1, 0], [0, 1, 2]])
+    assert not group_member_antecedents(doc, SPANS, antecedents).any()
