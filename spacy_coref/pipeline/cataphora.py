@@ -30,6 +30,7 @@ def link_cataphora(
     doc: Doc,
     clusters: ClusterOffsets,
     mentions: Sequence[MentionOffset],
+    heads: Sequence[int],
     classes: Dict[MentionOffset, int],
     pronoun_classes: Dict[str, int],
     conflicts: Callable[[int], int],
@@ -41,6 +42,7 @@ def link_cataphora(
     clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
     mentions (Sequence[Tuple[int, int]]): every kept mention, clustered or not: the subject
         may be in no cluster yet.
+    heads (Sequence[int]): the token index of each mention's syntactic head.
     classes (Dict[Tuple[int, int], int]): agreement classes (bit flags) of the mentions.
     pronoun_classes (Dict[str, int]): the class of each third-person pronoun form that may
         be cataphoric (lower case).
@@ -49,16 +51,18 @@ def link_cataphora(
     """
     if not doc.has_annotation("DEP"):
         return clusters
+    offsets = [_offset(m) for m in mentions]
+    pronouns = [m for m in offsets if m[1] - m[0] == 1 and doc[m[0]].lower_ in pronoun_classes]
+    if not pronouns:
+        return clusters
     groups: List[List[MentionOffset]] = [sorted(set(map(_offset, c))) for c in clusters]
     owner: Dict[MentionOffset, int] = {m: i for i, group in enumerate(groups) for m in group}
     by_root: Dict[int, MentionOffset] = {}
-    for mention in sorted(map(_offset, mentions), key=lambda m: m[0] - m[1]):  # longest first
-        by_root.setdefault(doc[mention[0] : mention[1]].root.i, mention)
-    for mention in sorted(map(_offset, mentions)):
-        start, end = mention
-        pronoun_class = pronoun_classes.get(doc[start].lower_, 0) if end - start == 1 else 0
-        if not pronoun_class:
-            continue
+    for mention, head in sorted(zip(offsets, heads), key=lambda mh: mh[0][0] - mh[0][1]):
+        by_root.setdefault(int(head), mention)  # the longest mention with that head
+    for mention in sorted(pronouns):
+        start = mention[0]
+        pronoun_class = pronoun_classes[doc[start].lower_]
         own = owner.get(mention)
         if own is not None and groups[own][0] != mention:
             continue  # it has an antecedent before it

@@ -395,7 +395,7 @@ def decode_clusters(
             apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart
         if GROUPS in constraints:
-            members = group_member_antecedents(doc, spans.tolist(), antecedents)
+            members = group_member_antecedents(doc, spans.tolist(), mentions.heads, antecedents)
             forbidden = members if forbidden is None else forbidden | members
         if DISTINCT_NAMES in constraints:
             names = person_names(doc, spans.tolist())
@@ -432,9 +432,8 @@ def decode_clusters(
             mentions = mention_constraints(doc, spans)
         if classes is None:
             classes = mention_classes(spans, mentions.classes)
-        clusters = link_cataphora(
-            doc, clusters, spans.tolist(), classes, CATAPHORIC_PRONOUNS, conflicting_classes
-        )
+        clusters = link_cataphora(doc, clusters, spans.tolist(), mentions.heads.tolist(), classes,
+                                  CATAPHORIC_PRONOUNS, conflicting_classes)
     if SAME_HEAD in constraints:
         if len(spans) and doc.has_annotation("DEP"):
             if mentions is None:

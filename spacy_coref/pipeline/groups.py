@@ -4,7 +4,7 @@ students visited a castle, and they ..." linked to "the students"; "the bride an
 they" to "the guests" past them). Where the coordination itself is a candidate antecedent of
 the pronoun, its members are not: the pronoun takes the group, or its next best antecedent.
 """
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -13,13 +13,14 @@ PLURAL_PRONOUNS = frozenset(("they", "them", "their", "theirs", "themselves"))
 
 
 def group_member_antecedents(
-    doc: Doc, spans: Sequence[Sequence[int]], antecedents: numpy.ndarray
+    doc: Doc, spans: Sequence[Sequence[int]], heads: numpy.ndarray, antecedents: numpy.ndarray
 ) -> numpy.ndarray:
     """Which candidate antecedents of plural pronouns are members of a coordination that is
     itself a candidate antecedent of the same pronoun.
 
     doc (Doc): the doc; without a dependency parse nothing is a coordination.
     spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
+    heads (numpy.ndarray): [M] token index of each mention's syntactic head.
     antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
     RETURNS (numpy.ndarray): [M, K] bool.
     """
@@ -28,12 +29,14 @@ def group_member_antecedents(
     if not doc.has_annotation("DEP") or not len(spans):
         return forbidden
     spans = [(int(s), int(e)) for s, e in spans]
-    members = _coordination_members(doc, spans)  # coordination index -> member indices
+    pronouns = [row for row, (s, e) in enumerate(spans)
+                if e - s == 1 and doc[s].lower_ in PLURAL_PRONOUNS]
+    if not pronouns:
+        return forbidden
+    members = _coordination_members(doc, spans, heads)  # coordination -> its conjuncts
     if not members:
         return forbidden
-    for row, (start, end) in enumerate(spans):
-        if end - start != 1 or doc[start].lower_ not in PLURAL_PRONOUNS:
-            continue
+    for row in pronouns:
         candidates = set(antecedents[row].tolist())
         inside = set()
         for group, group_members in members.items():
@@ -44,25 +47,26 @@ def group_member_antecedents(
     return forbidden
 
 
-def _coordination_members(doc: Doc, spans: List[Sequence[int]]) -> Dict[int, List[int]]:
+def _coordination_members(
+    doc: Doc, spans: List[Tuple[int, int]], heads: numpy.ndarray
+) -> Dict[int, List[int]]:
     """Each mention that is a coordination ("the cat and the dog") -> the mentions that are
     its conjuncts (one of "the cat", "the dog" each, nested inside it)."""
-    index = {span: i for i, span in enumerate(spans)}
-    by_root: Dict[int, List[int]] = {}
-    for i, (start, end) in enumerate(spans):
-        by_root.setdefault(doc[start:end].root.i, []).append(i)
+    # the tokens with a conjunct of their own: only mentions headed by one can be coordinations
+    coordinated = {token.head.i for token in doc if token.dep_ == "conj"}
+    if not coordinated:
+        return {}
+    by_head: Dict[int, List[int]] = {}
+    for i, head in enumerate(heads.tolist()):
+        by_head.setdefault(head, []).append(i)
     out: Dict[int, List[int]] = {}
     for i, (start, end) in enumerate(spans):
-        root = doc[start:end].root
-        conjuncts = [t for t in root.conjuncts if start <= t.i < end]
-        if not conjuncts:
+        if int(heads[i]) not in coordinated:
             continue
-        inner = []
-        for head in (root, *conjuncts):
-            for j in by_root.get(head.i, ()):
-                s, e = spans[j]
-                if j != i and start <= s and e <= end and (s, e) in index:
-                    inner.append(j)
-        if inner:
+        root = doc[int(heads[i])]
+        conjuncts = [t.i for t in root.conjuncts if start <= t.i < end]
+        inner = [j for head in (root.i, *conjuncts) for j in by_head.get(head, ())
+                 if j != i and start <= spans[j][0] and spans[j][1] <= end]
+        if conjuncts and inner:
             out[i] = inner
     return out

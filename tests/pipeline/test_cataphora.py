@@ -132,12 +132,13 @@ def test_the_pronouns_cluster_joins_the_subjects_cluster():
     spans = [PRONOUN, SUBJECT, (6, 7), (7, 8)]
     mentions = mention_constraints(doc, spans)
     classes = mention_classes(numpy.asarray(spans), mentions.classes)
-    joined = link_cataphora(doc, clusters, spans, classes, CATAPHORIC_PRONOUNS,
+    heads = mentions.heads.tolist()
+    joined = link_cataphora(doc, clusters, spans, heads, classes, CATAPHORIC_PRONOUNS,
                             conflicting_classes)
     assert joined == [[PRONOUN, SUBJECT, (6, 7), (7, 8)]]
     # a masculine mention in the subject's cluster keeps "she" out
     classes[(7, 8)] = CATAPHORIC_PRONOUNS["he"]
-    kept = link_cataphora(doc, clusters, spans, classes, CATAPHORIC_PRONOUNS,
+    kept = link_cataphora(doc, clusters, spans, heads, classes, CATAPHORIC_PRONOUNS,
                           conflicting_classes)
     assert kept == sorted(clusters)
 
@@ -145,5 +146,5 @@ def test_the_pronouns_cluster_joins_the_subjects_cluster():
 def test_docs_without_a_parse_are_left_as_they_are():
     doc = Doc(spacy.blank("en").vocab, words=["When", "she", "landed", ",", "Maria", "called"])
     clusters = [[PRONOUN, (2, 3)]]
-    assert link_cataphora(doc, clusters, [PRONOUN, SUBJECT], {}, CATAPHORIC_PRONOUNS,
+    assert link_cataphora(doc, clusters, [PRONOUN, SUBJECT], [1, 4], {}, CATAPHORIC_PRONOUNS,
                           conflicting_classes) == clusters
