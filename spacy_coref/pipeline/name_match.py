@@ -117,12 +117,12 @@ def link_repeated_names(
     # one word of a longer person's name, where the longer names with it are all one entity
     holders: Dict[str, set] = {}
     for g, key in enumerate(keys):
-        # "Helena Kurz" gives "Kurz" and "Helena", "Mrs. Kronborg" neither: in a novel,
-        # "Kronborg" alone is as often her husband
-        if key is not None and len(key) > 1 and key[0].rstrip(".") not in HONORIFICS:
-            if _is_person(doc, groups[g], names):
-                for word in (key[0], key[-1]):
-                    holders.setdefault(word, set()).add(g)
+        # "Helena Kurz" gives "Kurz" and "Helena", and so does "Dr Helena Kurz"; "Mrs.
+        # Kronborg" gives neither: in a novel, "Kronborg" alone is as often her husband
+        words = _without_titles(key) if key is not None else ()
+        if len(words) > 1 and _is_person(doc, groups[g], names):
+            for word in (words[0], words[-1]):
+                holders.setdefault(word, set()).add(g)
     for g, key in enumerate(keys):
         if key is not None and len(key) == 1 and key[0] in holders:
             entities = {find(h) for h in holders[key[0]]}
@@ -147,6 +147,14 @@ def name_words(span: Span) -> Optional[Tuple[str, ...]]:
     if span.root.ent_type_ not in NAME_ENTS or not all(t.is_title or t.is_upper for t in tokens):
         return None  # "American", "the French"; a mistagged "n't"
     return tuple(t.lower_ for t in tokens)
+
+
+def _without_titles(words: Tuple[str, ...]) -> Tuple[str, ...]:
+    """A name's words after the titles before it ("dr", "mrs.", "captain")."""
+    start = 0
+    while start < len(words) and words[start].rstrip(".") in HONORIFICS:
+        start += 1
+    return words[start:]
 
 
 def _outermost(names: Dict[MentionOffset, Tuple[str, ...]]) -> Dict[MentionOffset, Tuple[str, ...]]:

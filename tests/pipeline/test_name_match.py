@@ -102,6 +102,18 @@ def test_a_title_is_no_first_name():
     assert link(doc, [], [(0, 2), (4, 5)]) == []
 
 
+def test_a_full_name_after_a_title_gives_its_surname():
+    # Dr Ines Varga spoke . Varga left : a first name after the title makes it a full name
+    words = ["Dr", "Ines", "Varga", "spoke", ".", "Varga", "left"]
+    pos = ["PROPN", "PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB"]
+    doc = tagged(words, pos, persons=[(1, 3), (5, 6)], names=[(0, 3)])
+    assert link(doc, [], [(0, 3), (5, 6)]) == [[(0, 3), (5, 6)]]
+    # the same with two titles ("Captain Dr"), and not with the title and surname alone
+    words = ["Captain", "Dr", "Varga", "spoke", ".", "Varga", "left"]
+    doc = tagged(words, pos, persons=[(2, 3), (5, 6)], names=[(0, 3)])
+    assert link(doc, [], [(0, 3), (5, 6)]) == []
+
+
 def test_clusters_that_agreement_keeps_apart_stay_apart():
     # Jordan left ; he ... Jordan came ; she
     doc = tagged(["Jordan", "left", "he", ";", "Jordan", "came", "she"],
