@@ -58,7 +58,7 @@ from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets
 from .cataphora import link_cataphora
-from .clustering import constrained_clusters, predict_clusters
+from .clustering import constrained_clusters, predict_clusters, valid_antecedents
 from .contrasts import contrasting_pairs
 from .first_names import (
     FEMININE_FIRST_NAMES,
@@ -395,7 +395,9 @@ def decode_clusters(
             apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart
         if GROUPS in constraints:
-            members = group_member_antecedents(doc, spans.tolist(), mentions.heads, antecedents)
+            members = group_member_antecedents(
+                doc, spans.tolist(), mentions.heads, antecedents, valid_antecedents(scores)
+            )
             forbidden = members if forbidden is None else forbidden | members
         if DISTINCT_NAMES in constraints:
             names = person_names(doc, spans.tolist())

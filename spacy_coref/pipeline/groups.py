@@ -1,8 +1,8 @@
 """Groups: "they" after "the cat and the dog" is the pair, not one of them. The model often
 gives a plural pronoun one member of a coordination as its antecedent ("The teacher and the
-students visited a castle, and they ..." linked to "the students"; "the bride and groom ...
-they" to "the guests" past them). Where the coordination itself is a candidate antecedent of
-the pronoun, its members are not: the pronoun takes the group, or its next best antecedent.
+students visited a castle, and they ..." linked to "the students"). Where the coordination
+itself is a candidate antecedent of the pronoun, its members are not: the pronoun takes the
+group, or its next best antecedent.
 """
 from typing import Dict, List, Sequence, Tuple
 
@@ -13,7 +13,11 @@ PLURAL_PRONOUNS = frozenset(("they", "them", "their", "theirs", "themselves"))
 
 
 def group_member_antecedents(
-    doc: Doc, spans: Sequence[Sequence[int]], heads: numpy.ndarray, antecedents: numpy.ndarray
+    doc: Doc,
+    spans: Sequence[Sequence[int]],
+    heads: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    valid: numpy.ndarray,
 ) -> numpy.ndarray:
     """Which candidate antecedents of plural pronouns are members of a coordination that is
     itself a candidate antecedent of the same pronoun.
@@ -22,6 +26,7 @@ def group_member_antecedents(
     spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
     heads (numpy.ndarray): [M] token index of each mention's syntactic head.
     antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
+    valid (numpy.ndarray): [M, K] which of those columns hold a real pair (the others pad).
     RETURNS (numpy.ndarray): [M, K] bool.
     """
     antecedents = numpy.asarray(antecedents)
@@ -37,7 +42,7 @@ def group_member_antecedents(
     if not members:
         return forbidden
     for row in pronouns:
-        candidates = set(antecedents[row].tolist())
+        candidates = set(antecedents[row][valid[row]].tolist())
         inside = set()
         for group, group_members in members.items():
             if group in candidates:

@@ -30,6 +30,7 @@ def pets_doc(pronoun="they"):
 PAIR, CAT, DOG, PRONOUN = (0, 5), (0, 2), (3, 5), (8, 9)
 SPANS = [PAIR, CAT, DOG, PRONOUN]
 HEADS = numpy.asarray([1, 1, 4, 8])  # "cat" heads the pair
+VALID = numpy.ones((4, 3), dtype=bool)
 # the pronoun scores "The cat" highest, then "the dog", then the pair
 SCORES = [[], [-5.0], [-5.0, -5.0], [1.0, 2.0, 1.5]]
 
@@ -50,7 +51,12 @@ def test_a_plural_pronoun_takes_the_pair_not_a_member():
 def test_members_stay_where_the_pair_is_no_candidate_or_the_pronoun_is_singular():
     doc = pets_doc()
     antecedents = numpy.asarray([[0, 0, 0], [0, 0, 0], [0, 1, 0], [1, 2, 2]])  # no pair
-    assert not group_member_antecedents(doc, SPANS, HEADS, antecedents).any()
+    assert not group_member_antecedents(doc, SPANS, HEADS, antecedents, VALID).any()
+    # a padding column that holds the pair's index makes it no candidate
+    padded = numpy.asarray([[0, 0, 0], [0, 0, 0], [0, 1, 0], [1, 2, 0]])
+    valid = VALID.copy()
+    valid[3, 2] = False
+    assert not group_member_antecedents(doc, SPANS, HEADS, padded, valid).any()
     it = pets_doc("it")
     scores = scores_for(SPANS, SCORES)
     assert decode_clusters(it, scores, 0.0, ["groups"]) == [[CAT, PRONOUN]]
@@ -59,6 +65,6 @@ def test_members_stay_where_the_pair_is_no_candidate_or_the_pronoun_is_singular(
 def test_without_a_parse_nothing_is_a_group():
     doc = Doc(spacy.blank("en").vocab, words=pets_doc().text.split())
     antecedents = numpy.asarray([[0, 0, 0], [0, 0, 0], [0, 1, 0], [0, 1, 2]])
-    assert group_member_antecedents(pets_doc(), SPANS, HEADS, antecedents)[3].tolist() == [
-        False, True, True]
-    assert not group_member_antecedents(doc, SPANS, HEADS, antecedents).any()
+    members = group_member_antecedents(pets_doc(), SPANS, HEADS, antecedents, VALID)
+    assert members[3].tolist() == [False, True, True]
+    assert not group_member_antecedents(doc, SPANS, HEADS, antecedents, VALID).any()
