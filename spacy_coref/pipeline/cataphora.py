@@ -17,13 +17,14 @@ from typing import Callable, Dict, List, Optional, Sequence
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
+from .name_match import union_of_classes
 
 # the dependents of a verb that can stand before its subject and hold a cataphoric pronoun
 FRONTED_DEPS = frozenset(("advcl", "prep"))
 SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 VERB_POS = frozenset(("VERB", "AUX"))
 SUBJECT_POS = frozenset(("NOUN", "PROPN"))
-PERSON_ENTS = frozenset(("PERSON",))
+PERSON_LABEL = "PERSON"  # a name of unknown gender is a person's only by its entity label
 
 
 def link_cataphora(
@@ -73,12 +74,13 @@ def link_cataphora(
         other = owner.get(target)
         if other is not None and other == own:
             continue
-        own_classes = _classes(groups[own] if own is not None else [mention], classes)
-        other_classes = _classes(groups[other] if other is not None else [target], classes)
+        own_group = groups[own] if own is not None else [mention]
+        other_group = groups[other] if other is not None else [target]
+        own_classes = union_of_classes(own_group, classes)
+        other_classes = union_of_classes(other_group, classes)
         if conflicts(own_classes) & other_classes or conflicts(other_classes) & own_classes:
             continue
-        joined = sorted(set((groups[own] if own is not None else [mention])
-                            + (groups[other] if other is not None else [target])))
+        joined = sorted(set(own_group + other_group))
         for index in sorted({i for i in (own, other) if i is not None}, reverse=True):
             groups[index] = []
         groups.append(joined)
@@ -88,13 +90,6 @@ def link_cataphora(
 
 def _offset(mention: Sequence[int]) -> MentionOffset:
     return (int(mention[0]), int(mention[1]))
-
-
-def _classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:
-    out = 0
-    for mention in group:
-        out |= classes.get(mention, 0)
-    return out
 
 
 def _fronted_subject(pronoun: Token) -> Optional[Token]:
@@ -123,4 +118,4 @@ def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class:
         return mention_class == pronoun_class
     from .constraints import FEMININE, MASCULINE  # the constraints module imports this one
 
-    return pronoun_class in (MASCULINE, FEMININE) and root.ent_type_ in PERSON_ENTS
+    return pronoun_class in (MASCULINE, FEMININE) and root.ent_type_ == PERSON_LABEL

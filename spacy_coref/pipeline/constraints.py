@@ -457,18 +457,17 @@ def _with_null_scores_by_form(
     """The scores with each one-word mention of a form in `by_form` scored as if its "no
     antecedent" scored that: its real antecedents' scores move by the difference, so that
     every later step, which compares them with `null_score`, sees the same choice."""
-    shift = numpy.zeros(len(spans), dtype="float32")  # [M]
-    words = doc.to_array("LOWER")
-    for row in numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1).tolist():
-        form = doc.vocab.strings[int(words[spans[row, 0]])]
-        if form in by_form:
-            shift[row] = null_score - by_form[form]
+    forms = numpy.asarray([hash_string(form) for form in by_form], dtype="uint64")  # [F]
+    shifts = numpy.asarray([null_score - value for value in by_form.values()], dtype="float32")
+    words = doc.to_array("LOWER").astype("uint64")[spans[:, 0]]  # [M] each mention's first word
+    match = (words[:, None] == forms[None, :]) & (spans[:, 1:] - spans[:, :1] == 1)  # [M, F]
+    shift = numpy.where(match.any(axis=1), shifts[match.argmax(axis=1)], 0.0)  # [M]
     if not shift.any():
         return scores
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K], a copy
     pair = pair_scores[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K] (a view)
     real = pair > MASKED_SCORE / 2  # [M, K]
-    pair += numpy.where(real, shift[:, None], 0.0).astype("float32")
+    pair += numpy.where(real, shift[:, None], 0.0).astype("float32")  # [M, K]
     return dataclasses.replace(scores, scores=pair_scores)
 
 

@@ -85,7 +85,7 @@ def link_repeated_names(
     # does not bring every later "Geneva" into it
     keys = [_main_name(group, names) for group in groups]
     parent = list(range(len(groups)))
-    group_classes = [_classes(group, classes) for group in groups]
+    group_classes = [union_of_classes(group, classes) for group in groups]
 
     def find(g: int) -> int:
         while parent[g] != g:
@@ -184,7 +184,8 @@ def _is_person(doc: Doc, group: Sequence[MentionOffset], names) -> bool:
     return all(doc[m[0] : m[1]].root.ent_type_ in PERSON_ENTS for m in group if m in names)
 
 
-def _classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:
+def union_of_classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:
+    """The agreement classes (bit flags) of a group of mentions together."""
     out = 0
     for mention in group:
         out |= int(classes.get(mention, 0))
