@@ -49,6 +49,7 @@ def constrained_clusters(
     required: Optional[numpy.ndarray] = None,
     names: Optional[Sequence[Optional[Hashable]]] = None,
     clash: Optional[Callable[[Any, Any], bool]] = None,
+    cut_classes: int = 0,
 ) -> ClusterOffsets:
     """As `predict_clusters`, under constraints. Forbidden antecedents are never taken and a
     required one always is. Then each cluster whose mentions' classes conflict (he and she)
@@ -73,6 +74,10 @@ def constrained_clusters(
         antecedent (a reflexive's own subject).
     names (Sequence): [M] each kept mention's name for `clash`, None where it has none.
     clash (Callable[[Any, Any], bool]): whether two names cannot be in one cluster.
+    cut_classes (int): classes (bit flags) whose conflicts are repaired by cutting links
+        rather than by the majority: the weakest link between two mentions that conflict
+        goes, until none do, and each mention cut off takes, with the mentions linked to it,
+        its best antecedent above the null score where it agrees, or none.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
@@ -89,7 +94,11 @@ def constrained_clusters(
     antecedents = numpy.asarray(scores.antecedents)  # [M, K]
     links = _best_links(pair_scores, antecedents)  # [M]
     if classes is not None and conflicts is not None:
-        links = _agree(pair_scores, antecedents, links, classes, conflicts, null_score)
+        links = _agree(pair_scores, antecedents, links, classes & ~cut_classes, conflicts,
+                       null_score)
+        if cut_classes:
+            links = _cut_conflicts(pair_scores, antecedents, links, classes, conflicts,
+                                   null_score)
     else:
         classes, conflicts = numpy.zeros(len(links), dtype="int64"), _no_conflicts
     pairs = numpy.zeros((0, 2), dtype="int64")
@@ -255,6 +264,82 @@ def _agree(
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
 
 
+def _cut_conflicts(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+) -> numpy.ndarray:
+    """Repair the clusters of `links` whose classes conflict by cutting their weakest links
+    (see `cut_classes` in `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
+    root = _roots(links)  # [M]
+    flags = numpy.zeros(len(links), dtype="int64")
+    numpy.bitwise_or.at(flags, root, classes)
+    candidates = numpy.unique(root[classes > 0]).tolist()
+    bad_roots = [r for r in candidates if flags[r] & conflicts(int(flags[r]))]
+    if not bad_roots:
+        return links
+    links = links.copy()
+    link_score = _link_scores(pair_scores, antecedents, links)  # [M]
+    cut: List[int] = []
+    for r in bad_roots:
+        members = numpy.flatnonzero(root == r)  # [n] in document order
+        while True:
+            edge = _weakest_conflicting_link(links, members, classes, conflicts, link_score)
+            if edge is None:
+                break
+            links[edge] = edge
+            cut.append(edge)
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, cut)
+
+
+def _link_scores(
+    pair_scores: numpy.ndarray, antecedents: numpy.ndarray, links: numpy.ndarray
+) -> numpy.ndarray:
+    """[M] the score of each mention's link to its antecedent (inf where it has none)."""
+    rows = numpy.arange(len(links))
+    match = numpy.asarray(antecedents) == links[:, None]  # [M, K]
+    column = match.argmax(axis=1) + FIRST_ANTECEDENT_COLUMN
+    has = match.any(axis=1) & (links != rows)
+    return numpy.where(has, pair_scores[rows, column], numpy.inf)
+
+
+def _weakest_conflicting_link(
+    links: numpy.ndarray,
+    members: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    link_score: numpy.ndarray,
+) -> Optional[int]:
+    """The mention whose link is the weakest of those on a path between two conflicting
+    mentions of `members` (one tree of `links`, and what was cut from it), or None. Linear in
+    the members: per class, how many mentions hold it below each link and in its tree."""
+    n = len(members)
+    position = {int(m): i for i, m in enumerate(members.tolist())}
+    parent = [position.get(int(links[m]), i) for i, m in enumerate(members.tolist())]
+    member_classes = classes[members]  # [n]
+    bits = 1 << numpy.arange(max(int(member_classes.max()).bit_length(), 1))  # [B]
+    below = ((member_classes[:, None] & bits[None, :]) != 0).astype("int64")  # [n, B]
+    for i in range(n - 1, -1, -1):  # links point to earlier mentions: children come later
+        if parent[i] != i:
+            below[parent[i]] += below[i]
+    tree = list(range(n))
+    for i in range(n):
+        tree[i] = i if parent[i] == i else tree[parent[i]]
+    elsewhere = below[tree] - below  # [n, B] the rest of each mention's tree
+    inside = (below > 0).astype("int64") @ bits  # [n]
+    outside = (elsewhere > 0).astype("int64") @ bits  # [n]
+    conflicting = {int(c): conflicts(int(c)) for c in numpy.unique(outside).tolist()}
+    best, best_score = None, numpy.inf
+    for i in range(n):
+        score = float(link_score[members[i]])
+        if parent[i] != i and inside[i] & conflicting[int(outside[i])] and score < best_score:
+            best, best_score = int(members[i]), score
+    return best
+
+
 def _leave(links: numpy.ndarray, members: numpy.ndarray, leaves: numpy.ndarray) -> None:
     """In place: the `leaves` ([n] mask) of a cluster's `members` ([n], document order) stand
     alone; those that stay are chained in document order, so that whoever linked to a leaving
@@ -308,7 +393,7 @@ def _relink(
                 continue
             a = int(antecedents[m, column - FIRST_ANTECEDENT_COLUMN])
             ra, rm = find(a), find(m)
-            if ra == rm or flags[ra] & conflicts(int(classes[m])):
+            if ra == rm or flags[ra] & conflicts(int(flags[rm])):
                 continue
             if apart and any(find(other) == ra for other in apart.get(m, ())):
                 continue

@@ -53,6 +53,7 @@ from spacy.strings import hash_string
 from spacy.symbols import PRON
 from spacy.tokens import Doc, Token
 
+from ..annotations import SPEAKERS_KEY
 from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
@@ -69,7 +70,7 @@ from .first_names import (
 from .groups import group_member_antecedents
 from .name_match import PERSON_ENTS, link_repeated_names, mention_classes
 from .person_names import GroupNames, names_clash, person_names
-from .quotes import link_quote_pronouns
+from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .same_head import merge_nested_same_head, one_mention_per_head
 
 AGREEMENT = "agreement"
@@ -90,12 +91,22 @@ INDEFINITE_ARTICLES = {"a", "an"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
+# Persons of pronouns, in text without quotes only (`narration_persons`): the decoding's alone
+# (the model's features read the four classes above).
+THIRD_PERSON, FIRST_SINGULAR_PERSON, FIRST_PLURAL_PERSON, SECOND_PERSON = 16, 32, 64, 128
+PERSONS = THIRD_PERSON | FIRST_SINGULAR_PERSON | FIRST_PLURAL_PERSON | SECOND_PERSON
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
     MASCULINE: FEMININE | NEUTER | PLURAL,
     FEMININE: MASCULINE | NEUTER | PLURAL,
     NEUTER: MASCULINE | FEMININE,  # an organisation is "it" and "they"
     PLURAL: MASCULINE | FEMININE,
+    # persons, in text without quotes: a third-person pronoun is never "I", "we" or "you",
+    # and "we" never "I" or "you"; "I" may be "you" (the turns of a transcript)
+    THIRD_PERSON: PERSONS & ~THIRD_PERSON,
+    FIRST_PLURAL_PERSON: PERSONS & ~FIRST_PLURAL_PERSON,
+    FIRST_SINGULAR_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
+    SECOND_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
 }
 
 # fmt: off
@@ -105,6 +116,22 @@ PRONOUN_CLASS = {
     **dict.fromkeys(("it", "its", "itself"), NEUTER),
     **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), PLURAL),
 }
+# "we" is a group: never one he or she ("our" in an email is not "Daniel"). Not a third-person
+# pronoun, so apart from PRONOUN_CLASS (same_head reads that as the third person).
+AGREEMENT_BY_PRONOUN = {
+    **PRONOUN_CLASS, **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), PLURAL),
+}
+PERSON_OF_PRONOUN = {
+    **dict.fromkeys(PRONOUN_CLASS, THIRD_PERSON),
+    **dict.fromkeys(FIRST_SINGULAR, FIRST_SINGULAR_PERSON),
+    **dict.fromkeys(FIRST_PLURAL, FIRST_PLURAL_PERSON),
+    **dict.fromkeys(SECOND, SECOND_PERSON),
+}
+# a token of its own that may open or close a quote: double marks, and single ones too ('Mr.
+# Heathcliff?' I said), which also make plural possessives ("the girls' room")
+QUOTATION_TOKENS = frozenset(
+    (*QUOTE_MARKS, *QUOTE_MARKS.values(), "'", "‘", "’", "`", "«", "»")
+)
 # "it" and "they", which the default decodes with a null score of their own (null_scores_by_form)
 NEUTER_PLURAL_PRONOUNS = tuple(form for form, c in PRONOUN_CLASS.items() if c in (NEUTER, PLURAL))
 # the pronouns that can stand before the subject they refer to ("When she landed, the pilot")
@@ -300,7 +327,7 @@ def _padded(columns: numpy.ndarray) -> List[numpy.ndarray]:
     return [numpy.append(column, numpy.uint64(0)) for column in columns.T]
 
 
-_PRONOUN_TABLE = _hash_table(PRONOUN_CLASS)
+_PRONOUN_TABLE = _hash_table(AGREEMENT_BY_PRONOUN)
 _REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
 _INDEFINITE_TABLE = _hash_table(dict.fromkeys(INDEFINITE_ARTICLES, 1))
 _TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
@@ -405,12 +432,13 @@ def decode_clusters(
         clusters = constrained_clusters(
             scores,
             null_score,
-            classes=mentions.classes if agreement else None,
+            classes=narration_persons(doc, spans, mentions.classes) if agreement else None,
             conflicts=conflicting_classes if agreement else None,
             forbidden=forbidden,
             required=required,
             names=names,
             clash=names_clash,
+            cut_classes=PERSONS,
         )
         if BINDING in constraints:
             clusters = part_possessors(clusters, spans, mentions)
@@ -445,6 +473,27 @@ def decode_clusters(
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters
+
+
+def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
+    """The agreement classes plus each pronoun's person, in a doc without quotation marks or
+    speakers (an email, a report): there "I", "we" and "you" are the writer, their side and
+    the reader, never "he" or "they" ("ask Daniel ... your team"). Where a quote may hold
+    them, its speaker decides (`quotes.py`), so they are left alone; names and nouns have no
+    person ("I, Martin").
+
+    doc (Doc): the doc.
+    spans (numpy.ndarray): [M, 2] the mentions' token offsets.
+    classes (numpy.ndarray): [M] their agreement classes.
+    RETURNS (numpy.ndarray): [M] the classes, with the pronouns' persons (PERSONS).
+    """
+    if SPEAKERS_KEY in doc.spans or any(t.text in QUOTATION_TOKENS for t in doc):
+        return classes
+    classes = classes.copy()
+    one_word = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
+    for i in one_word.tolist():
+        classes[i] |= PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
+    return classes
 
 
 def _with_null_scores_by_form(
@@ -491,7 +540,7 @@ def conflicting_classes(classes: int) -> int:
 
 def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
     if len(span) == 1 or root.pos_ == "PRON":
-        pronoun = PRONOUN_CLASS.get(root.lower_)
+        pronoun = AGREEMENT_BY_PRONOUN.get(root.lower_)
         if pronoun is not None:
             return pronoun
     if not parsed:

@@ -46,6 +46,7 @@ SKIPPABLE_LEFT_DEPS = _ids("predet", "preconj", "advmod", "cc", "punct", "neg", 
 # preposition or with "'s", "either" or "that" (it may end with one: "the man he spoke [of]").
 BAD_EDGE_POS = _pos("PUNCT", "SPACE", "CCONJ", "SCONJ")
 BAD_START_POS = _pos("ADP")
+ADP = POS_IDS["ADP"]
 BAD_START_DEPS = _ids("case", "cc", "preconj", "punct", "mark")
 NOMINAL_POS = _pos("NOUN", "PROPN", "NUM")
 # These head a noun phrase only as arguments: "[the other]", "[his eldest]", "[them all]".
@@ -362,13 +363,23 @@ def is_numeric(view: ParseView, start: int, end: int) -> bool:
 
 def trim(view: ParseView, start: int, end: int) -> MentionOffset:
     """Drop tokens that no mention starts or ends with from the edges of a span (a closing
-    bracket stays where the span opens it)."""
+    bracket stays where the span opens it), and a last preposition whose object lies past the
+    span: the entity recognizer's "[the Nobel Prize with] Henri Becquerel" (a stranded one
+    stays: "the man he spoke [of]")."""
     can_start, can_end = view.can_start, view.can_end
     while start < end and not can_start[start]:
         start += 1
-    while end > start and not can_end[end - 1] and not _closes_bracket(view, start, end - 1):
+    while end > start and (
+        (not can_end[end - 1] and not _closes_bracket(view, start, end - 1))
+        or _dangling_preposition(view, end - 1, end)
+    ):
         end -= 1
     return start, end
+
+
+def _dangling_preposition(view: ParseView, i: int, end: int) -> bool:
+    """Whether token i is a preposition with dependents at or after `end`."""
+    return view.pos[i] == ADP and view.rights[i] > end
 
 
 def _closes_bracket(view: ParseView, start: int, i: int) -> bool:

@@ -260,6 +260,44 @@ def test_trim_drops_punctuation_conjunctions_and_spaces_at_the_edges():
     assert filter_mentions(view, [(0, 5), (3, 5)], max_width=10) == [(1, 2)]
 
 
+def test_trim_drops_a_last_preposition_whose_object_lies_outside_the_span():
+    # "they shared the Nobel Prize with Henri Becquerel": the recognizer's entity ends on "with"
+    doc = make_doc(
+        [
+            ("they", 1, "nsubj", "PRON", "PRP"),
+            ("shared", 1, "ROOT", "VERB"),
+            ("the", 4, "det", "DET"),
+            ("Nobel", 4, "compound", "PROPN", "NNP"),
+            ("Prize", 1, "dobj", "PROPN", "NNP"),
+            ("with", 4, "prep", "ADP"),
+            ("Henri", 7, "compound", "PROPN", "NNP"),
+            ("Becquerel", 5, "pobj", "PROPN", "NNP"),
+        ],
+        ents=["O", "O", "B-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART",
+              "B-PERSON", "I-PERSON"],
+    )
+    view = read_parse(doc)
+    assert trim(view, 2, 6) == (2, 5)
+    assert trim(view, 2, 8) == (2, 8)  # the object inside: the phrase stays whole
+    mentions = texts(doc, extract_mentions(doc, rules=["entities"]))
+    assert "the Nobel Prize with" not in mentions and "Nobel Prize with" not in mentions
+    assert "the Nobel Prize" in mentions
+
+
+def test_trim_keeps_a_stranded_preposition():
+    # "the man she spoke of"
+    doc = make_doc(
+        [
+            ("the", 1, "det", "DET"),
+            ("man", 1, "ROOT", "NOUN"),
+            ("she", 3, "nsubj", "PRON", "PRP"),
+            ("spoke", 1, "relcl", "VERB"),
+            ("of", 3, "prep", "ADP"),
+        ]
+    )
+    assert trim(read_parse(doc), 0, 5) == (0, 5)
+
+
 def test_trim_keeps_a_closing_bracket_it_opened():
     doc = make_doc(
         [

@@ -1,0 +1,143 @@
+"""Persons in text without quotes: "I", "we", "you" and "he" are four people there, and a
+conflict between them is repaired by cutting the weakest link (constraints.narration_persons,
+clustering's `cut_classes`)."""
+import numpy
+import spacy
+from spacy.tokens import Doc, Span
+
+from spacy_coref.annotations import SPEAKERS_KEY
+from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
+from spacy_coref.pipeline.constraints import (
+    FEMININE,
+    FIRST_PLURAL_PERSON,
+    FIRST_SINGULAR_PERSON,
+    MASCULINE,
+    PERSONS,
+    PLURAL,
+    SECOND_PERSON,
+    THIRD_PERSON,
+    conflicting_classes,
+    decode_clusters,
+    mention_constraints,
+    narration_persons,
+)
+
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+VOCAB = spacy.blank("en").vocab
+
+
+def words_doc(words):
+    return Doc(VOCAB, words=words)
+
+
+def one_word_spans(doc):
+    return numpy.asarray([(i, i + 1) for i in range(len(doc))], dtype="int64")
+
+
+def test_pronouns_take_their_person_in_a_doc_without_quotes():
+    doc = words_doc(["Daniel", "said", "he", "told", "you", "and", "me", "about", "our", "plan"])
+    spans = numpy.asarray([(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (9, 10)], dtype="int64")
+    classes = numpy.asarray([MASCULINE, MASCULINE, 0, 0, PLURAL, 0])
+    out = narration_persons(doc, spans, classes)
+    assert out.tolist() == [
+        MASCULINE,  # a name has no person ("I, Martin")
+        MASCULINE | THIRD_PERSON,
+        SECOND_PERSON,
+        FIRST_SINGULAR_PERSON,
+        PLURAL | FIRST_PLURAL_PERSON,
+        0,
+    ]
+    assert classes.tolist() == [MASCULINE, MASCULINE, 0, 0, PLURAL, 0]  # not changed in place
+
+
+def test_a_quote_mark_or_speakers_leave_the_persons_to_the_quotes():
+    spans = numpy.asarray([(0, 1), (4, 5)], dtype="int64")
+    classes = numpy.asarray([0, MASCULINE])
+    for mark in ('"', "“", "'", "‘"):
+        doc = words_doc(["I", "am", "late", mark, "he", "said"])
+        assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE]
+    doc = words_doc(["I", "am", "late", ".", "he", "said"])
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 4, label="A"), Span(doc, 4, 6, label="B")]
+    assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE]
+
+
+def test_we_is_plural_and_never_he_or_she():
+    doc = words_doc(["we", "our", "us"])
+    assert mention_constraints(doc, one_word_spans(doc)).classes.tolist() == [PLURAL] * 3
+    assert conflicting_classes(PLURAL) & MASCULINE
+
+
+def test_the_persons_that_conflict():
+    # third person with every other one; "we" with "I" and "you"; "I" and "you" may be one
+    # (in a conversation without speakers the "you" of one turn is the "I" of the next)
+    assert conflicting_classes(THIRD_PERSON) == PERSONS & ~THIRD_PERSON
+    assert conflicting_classes(FIRST_PLURAL_PERSON) == PERSONS & ~FIRST_PLURAL_PERSON
+    assert not conflicting_classes(FIRST_SINGULAR_PERSON) & SECOND_PERSON
+    assert not conflicting_classes(SECOND_PERSON) & FIRST_SINGULAR_PERSON
+
+
+def rosa_scores():
+    """'Aunt Rosa , my mother 's sister , sends me a card , and she never forgets my birthday':
+    Aunt Rosa, my, me, she, my. "my" links weakly to Aunt Rosa, "she" strongly."""
+    spans = [(0, 2), (3, 4), (9, 10), (14, 15), (17, 18)]
+    pair = [[], [0.9], [2.0, 7.6], [10.8, 1.8, 2.8], [-1.7, 6.5, 9.1, -0.3]]
+    classes = numpy.asarray([
+        FEMININE, FIRST_SINGULAR_PERSON, FIRST_SINGULAR_PERSON, FEMININE | THIRD_PERSON,
+        FIRST_SINGULAR_PERSON,
+    ])
+    return scores_for(spans, pair), classes
+
+
+def test_a_person_conflict_cuts_the_weakest_link_not_the_fewest_mentions():
+    scores, classes = rosa_scores()
+    assert predict_clusters(scores) == [[(0, 2), (3, 4), (9, 10), (14, 15), (17, 18)]]
+    out = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, cut_classes=PERSONS
+    )
+    assert out == [[(0, 2), (14, 15)], [(3, 4), (9, 10), (17, 18)]]
+    # by the majority (three "my"/"me" against one "she"), "she" would have left instead
+    majority = constrained_clusters(scores, classes=classes, conflicts=conflicting_classes)
+    assert [(0, 2), (14, 15)] not in majority
+
+
+def test_a_cut_mention_takes_the_mentions_linked_to_it_and_may_join_another_cluster():
+    # you, Daniel, he, your: "your" links to "he" (weakly) and "you" (less); "he" to Daniel
+    spans = [(0, 1), (2, 3), (4, 5), (6, 7)]
+    pair = [[], [-2.0], [-1.0, 5.0], [1.0, -1.0, 2.0]]
+    classes = numpy.asarray([SECOND_PERSON, MASCULINE, MASCULINE | THIRD_PERSON, SECOND_PERSON])
+    scores = scores_for(spans, pair)
+    out = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, cut_classes=PERSONS
+    )
+    assert out == [[(0, 1), (6, 7)], [(2, 3), (4, 5)]]
+
+
+def test_cut_decoding_never_leaves_a_person_conflict():
+    rng = numpy.random.default_rng(0)
+    n = 40
+    spans = [(2 * i, 2 * i + 1) for i in range(n)]
+    for _ in range(20):
+        pair = [list(rng.normal(1.0, 2.0, size=i)) for i in range(n)]
+        choices = [0, MASCULINE, FEMININE | THIRD_PERSON, FIRST_SINGULAR_PERSON,
+                   SECOND_PERSON, PLURAL | FIRST_PLURAL_PERSON, MASCULINE | THIRD_PERSON]
+        classes = rng.choice(choices, size=n)
+        out = constrained_clusters(
+            scores_for(spans, pair), classes=classes, conflicts=conflicting_classes,
+            cut_classes=PERSONS,
+        )
+        for cluster in out:
+            flags = numpy.bitwise_or.reduce([int(classes[spans.index(m)]) for m in cluster])
+            assert not flags & conflicting_classes(int(flags)), cluster
+
+
+def test_decoding_an_email_keeps_the_reader_out_of_a_third_person_cluster():
+    words = ["Ask", "Daniel", ".", "He", "knows", "your", "numbers", "."]
+    doc = words_doc(words)
+    spans = [(1, 2), (3, 4), (5, 6)]
+    # the scores put "your" with "He"
+    scores = scores_for(spans, [[], [6.0], [0.5, 2.0]])
+    clusters = decode_clusters(doc, scores, 0.0, ["agreement"])
+    assert clusters == [[(1, 2), (3, 4)]]
+    quoted = words_doc(["Ask", "Daniel", '"', "He", "knows", "your", "numbers", '"'])
+    assert decode_clusters(quoted, scores, 0.0, ["agreement"]) == [[(1, 2), (3, 4), (5, 6)]]
