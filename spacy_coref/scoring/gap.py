@@ -15,7 +15,9 @@ PRONOUN, A and B (token offsets on the doc holding the clusters):
    predicted clusters holding such a mention.
 2. A name N (A or B) matches a predicted mention m when m equals N's span, or when m ends on
    N's last token (the head of an English name phrase: "Smith", "the lawyer John Smith") and m
-   overlaps neither the pronoun nor the other name.
+   overlaps neither the pronoun nor the other name. A possessive mention counts without its
+   marker (`clusters_without_possessive_markers`): "Herring's" in "Herring's novel" is
+   Herring, and GAP's span for the name leaves the "'s" out.
 3. A-coref is TRUE when one of the pronoun's clusters holds a mention matching A; likewise B.
 4. GAP never has both TRUE. When the pronoun's clusters match both names, only the name with
    the matching mention nearest to the pronoun (in tokens between the two spans) is TRUE; on a
@@ -43,6 +45,8 @@ PRONOUN_GENDERS = {
     "his": MASCULINE,
     "him": MASCULINE,
 }
+# the possessive marker as its own token ("Herring 's", "the Joneses '")
+POSSESSIVE_MARKERS = frozenset(("'s", "'", "’s", "’"))
 PREDICTION_COLUMNS = ("ID", "A-coref", "B-coref")
 GOLD_COLUMNS = ("ID", "Pronoun", "A-coref", "B-coref")
 
@@ -187,6 +191,24 @@ def _role_offsets(doc: Doc, index: int) -> Dict[str, MentionOffset]:
     return {role: (span.start, span.end) for role, span in spans.items()}
 
 
+def clusters_without_possessive_markers(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
+    """The clusters with each mention of two or more tokens that ends on a possessive marker
+    ("'s", "'") cut before it: the span of the possessor, which GAP labels.
+
+    doc (Doc): the doc the clusters are on.
+    clusters (ClusterOffsets): clusters as (start, end) token offsets.
+    RETURNS (ClusterOffsets): the same clusters, possessive mentions cut.
+    """
+    return [
+        [
+            (start, end - 1) if end - start > 1 and doc[end - 1].text.lower() in POSSESSIVE_MARKERS
+            else (start, end)
+            for start, end in cluster
+        ]
+        for cluster in clusters
+    ]
+
+
 def doc_gap_decision(doc: Doc, *, prefix: str = CLUSTER_PREFIX) -> Tuple[bool, bool]:
     """A-coref and B-coref for a GAP doc from its clusters (see `gap_decision`).
 
@@ -195,7 +217,8 @@ def doc_gap_decision(doc: Doc, *, prefix: str = CLUSTER_PREFIX) -> Tuple[bool, b
     RETURNS (Tuple[bool, bool]): (A-coref, B-coref).
     """
     roles = _role_offsets(doc, 0)
-    return gap_decision(get_clusters(doc, prefix), roles["PRONOUN"], roles["A"], roles["B"])
+    clusters = clusters_without_possessive_markers(doc, get_clusters(doc, prefix))
+    return gap_decision(clusters, roles["PRONOUN"], roles["A"], roles["B"])
 
 
 def gap_decisions(docs: Iterable[Doc], *, prefix: str = CLUSTER_PREFIX) -> List[GapDecision]:
@@ -210,7 +233,7 @@ def gap_decisions(docs: Iterable[Doc], *, prefix: str = CLUSTER_PREFIX) -> List[
         roles = _role_offsets(doc, index)
         if not doc.user_data.get(GAP_ID):
             raise ValueError(Errors.CE062.format(doc=f"#{index}"))
-        clusters = get_clusters(doc, prefix)
+        clusters = clusters_without_possessive_markers(doc, get_clusters(doc, prefix))
         a, b = gap_decision(clusters, roles["PRONOUN"], roles["A"], roles["B"])
         pronoun = doc[roles["PRONOUN"][0] : roles["PRONOUN"][1]].text
         gender = pronoun_gender(pronoun)

@@ -14,7 +14,14 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..annotations import CLUSTER_PREFIX, GOLD_MENTIONS_KEY, get_clusters
-from .gap import GapEvaluator, char_offsets, checked_gap_spans, gap_decision, pronoun_gender
+from .gap import (
+    GapEvaluator,
+    char_offsets,
+    checked_gap_spans,
+    clusters_without_possessive_markers,
+    gap_decision,
+    pronoun_gender,
+)
 from .metrics import METRICS, CorefEvaluator
 
 # Keys this scorer returns, for `default_score_weights` and tests.
@@ -96,7 +103,10 @@ def _add_gap_example(evaluator: GapEvaluator, eg: Example, prefix: str) -> None:
     if any(offsets is None for offsets in pred_roles.values()):
         predicted = (False, False)
     else:
-        predicted = gap_decision(get_clusters(eg.predicted, prefix), *_ordered(pred_roles))
+        clusters = clusters_without_possessive_markers(
+            eg.predicted, get_clusters(eg.predicted, prefix)
+        )
+        predicted = gap_decision(clusters, *_ordered(pred_roles))
     evaluator.add(pronoun_gender(spans["PRONOUN"].text), gold, predicted)
 
 

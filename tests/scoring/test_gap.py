@@ -13,6 +13,7 @@ from spacy_coref.formats.gap import GAP_COLUMNS, read_gap
 from spacy_coref.scoring.gap import (
     GapDecision,
     GapEvaluator,
+    clusters_without_possessive_markers,
     gap_decision,
     gap_decisions,
     read_gap_gold,
@@ -194,6 +195,21 @@ def test_gap_decisions_from_docs():
         ("t-3", False, False),
     ]
     assert [d.gender for d in decisions] == ["masculine"] * 3
+
+
+def test_a_possessive_mention_is_its_possessor():
+    # "Al met Bo 's sister . He left": the model's mention is "Bo 's", GAP's name "Bo"
+    words = ["Al", "met", "Bo", "'s", "sister", ".", "He", "left"]
+    roles = {"PRONOUN": (6, 7), "A": (0, 1), "B": (2, 3)}
+    doc = gap_doc(words, roles, "t-1", [[(2, 4), (6, 7)]])
+    decision = gap_decisions([doc])[0]
+    assert (decision.a_coref, decision.b_coref) == (False, True)
+    # without the cut the mention would end on "'s", past the name: no match
+    assert gap_decision([[(2, 4), (6, 7)]], (6, 7), (0, 1), (2, 3)) == (False, False)
+    # "Bo 's sister" is another person; a one-token "'s" is left as it is
+    assert clusters_without_possessive_markers(doc, [[(2, 5), (3, 4), (6, 7)]]) == [
+        [(2, 5), (3, 4), (6, 7)]
+    ]
 
 
 def test_gap_decisions_errors():
