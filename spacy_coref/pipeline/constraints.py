@@ -265,7 +265,28 @@ def mention_constraints(
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
             subjects[i] = -1 if subject is None else subject.i
+    if first_names:
+        _share_apposition_classes(doc, spans, classes)
     return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed, indefinite)
+
+
+def _share_apposition_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray):
+    """In place: a one-word name that an apposition gave a gender ("his sister Mara") gives it
+    to the doc's other mentions of that word alone ("Mara hugged him"), unless appositions give
+    it two."""
+    by_name: Dict[str, int] = {}
+    names = []
+    for i, (start, end) in enumerate(spans):
+        token = doc[int(start)]
+        if int(end) - int(start) == 1 and token.pos_ in NAME_POS and token.is_title:
+            names.append(i)
+            gender = _apposition_class(token)
+            if gender:
+                by_name[token.text] = by_name.get(token.text, 0) | gender
+    for i in names:
+        gender = by_name.get(doc[int(spans[i][0])].text, 0)
+        if not classes[i] and gender in (MASCULINE, FEMININE):
+            classes[i] = gender
 
 
 def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
@@ -565,7 +586,21 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         or (len(span) == 1 and not (root.ent_type_ in PLACE_ENTS and root.text in PLACE_NAMES))
     )
     if first_names and person:
-        return _first_name_class(name)
+        return _first_name_class(name) or _apposition_class(root)
+    return 0
+
+
+def _apposition_class(name: Token) -> int:
+    """The gender of a noun in apposition with a name: "his sister Mara", "Mara, his sister"
+    (for a name in no first-name list)."""
+    nouns = [t for t in name.children if t.dep_ == "appos"]
+    if name.dep_ == "appos":
+        nouns.append(name.head)
+    for noun in nouns:
+        if noun.pos_ == "NOUN":
+            gendered = GENDERED_WORDS.get(noun.lemma_.lower()) or GENDERED_WORDS.get(noun.lower_)
+            if gendered:
+                return gendered
     return 0
 
 

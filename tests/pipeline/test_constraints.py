@@ -202,6 +202,38 @@ def test_a_first_name_tagged_as_a_noun_counts_and_a_lower_case_word_does_not():
     assert classes == [FEMININE, MASCULINE, 0]
 
 
+def mara_doc(noun):
+    # Daniel saw his <noun> Mara . Mara hugged him .
+    return parsed(
+        ["Daniel", "saw", "his", noun, "Mara", ".", "Mara", "hugged", "him", "."],
+        [1, 1, 3, 1, 3, 1, 7, 7, 7, 7],
+        ["nsubj", "ROOT", "poss", "dobj", "appos", "punct", "nsubj", "ROOT", "dobj", "punct"],
+        ["NNP", "VBD", "PRP$", "NN", "NNP", ".", "NNP", "VBD", "PRP", "."],
+    )
+
+
+def test_a_name_in_apposition_to_a_gendered_noun_takes_its_gender_and_gives_it_on():
+    spans = [(0, 1), (2, 5), (4, 5), (6, 7), (8, 9)]  # Daniel, his sister Mara, Mara, Mara, him
+    classes = mention_constraints(mara_doc("sister"), spans).classes.tolist()
+    assert classes == [MASCULINE, FEMININE, FEMININE, FEMININE, MASCULINE]
+    # "Mara" is in no first-name list: without the apposition, no class
+    assert mention_constraints(mara_doc("friend"), spans).classes.tolist() == [
+        MASCULINE, 0, 0, 0, MASCULINE]
+    # the model's features are read without first names, and so without this
+    assert mention_constraints(mara_doc("sister"), spans, first_names=False).classes.tolist()[
+        2:4] == [0, 0]
+
+
+def test_agreement_keeps_the_sister_out_of_the_brothers_cluster():
+    doc = mara_doc("sister")
+    spans = [(0, 1), (4, 5), (6, 7), (8, 9)]  # Daniel, Mara, Mara, him
+    # the scores put the second "Mara" with Daniel
+    scores = scores_for(spans, [[], [-2.0], [3.0, 1.0], [4.0, -1.0, 0.5]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(0, 1), (6, 7), (8, 9)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [
+        [(0, 1), (8, 9)], [(4, 5), (6, 7)]]
+
+
 def test_agreement_keeps_a_name_out_of_the_other_gender_cluster():
     doc = name_doc()
     spans = [(1, 3), (4, 5), (10, 11), (12, 13)]  # Alice Okafor, Robert, she, him
