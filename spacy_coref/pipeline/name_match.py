@@ -11,8 +11,9 @@ mention of the same name:
   is left out);
 * a one-word name and a longer person's name whose first or last word it is ("Kurz" and
   "Helena Kurz"; titles such as "Mr." are not first names), where just one cluster holds
-  longer names with that word: "Bennet" after
-  "Mr. Bennet" and "Jane Bennet" is left as it is.
+  longer names with that word and agrees with the word's own: "Bennet" after "Mr. Bennet"
+  and "Jane Bennet" is left as it is, but a "Dowson" that is "he", after "Alice Dowson" and
+  "Jim Dowson", is Jim.
 
 Clusters are never merged where agreement forbids it (one holds "he", the other "she"). A
 name is a mention whose head is a proper noun and whose words are all capitalised, and not a
@@ -125,7 +126,10 @@ def link_repeated_names(
                 holders.setdefault(word, set()).add(g)
     for g, key in enumerate(keys):
         if key is not None and len(key) == 1 and key[0] in holders:
+            # of "Alice Dowson" and "Jim Dowson", a "Dowson" that is "he" can only be Jim
+            own = group_classes[find(g)]
             entities = {find(h) for h in holders[key[0]]}
+            entities = {e for e in entities if not group_classes[e] & conflicts(own)}
             if len(entities) == 1:
                 join(entities.pop(), g)
     merged: Dict[int, List[MentionOffset]] = {}

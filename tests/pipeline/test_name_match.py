@@ -94,6 +94,21 @@ def test_a_word_that_two_entities_share_links_neither():
     assert link(doc, [[(0, 2), (4, 6)]], mentions) == [[(0, 2), (4, 6), (8, 9)]]
 
 
+def test_of_two_entities_sharing_a_word_the_one_that_agrees_takes_it():
+    # Jane Bennet read . Tom Bennet laughed . Bennet left , he said .
+    words = ["Jane", "Bennet", "read", ".", "Tom", "Bennet", "laughed", ".", "Bennet", "left",
+             ",", "he", "said"]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB",
+           "PUNCT", "PRON", "VERB"]
+    doc = tagged(words, pos, persons=[(0, 2), (4, 6), (8, 9)])
+    mentions = [(0, 2), (4, 6), (8, 9), (11, 12)]
+    classes = {(0, 2): FEMININE, (4, 6): MASCULINE, (11, 12): MASCULINE}
+    # "Bennet" is "he": Tom's, not Jane's
+    assert link(doc, [[(8, 9), (11, 12)]], mentions, classes) == [[(4, 6), (8, 9), (11, 12)]]
+    # without a class of its own it is either, and stays apart
+    assert link(doc, [], mentions, classes) == []
+
+
 def test_a_title_is_no_first_name():
     # Mrs. Kronborg sang . Kronborg left : the surname alone may be her husband
     words = ["Mrs.", "Kronborg", "sang", ".", "Kronborg", "left"]
