@@ -46,7 +46,7 @@ mention's person name. The parse is read once per mention; the pair masks are ar
 operations.
 """
 import dataclasses
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 from spacy.strings import hash_string
@@ -448,7 +448,8 @@ def decode_clusters(
             )
             forbidden = members if forbidden is None else forbidden | members
         if DISTINCT_NAMES in constraints:
-            names = person_names(doc, spans.tolist())
+            persons = antecedents_of_he_and_she(doc, scores, spans, null_score)
+            names = person_names(doc, spans.tolist(), persons)
         agreement = AGREEMENT in constraints
         clusters = constrained_clusters(
             scores,
@@ -494,6 +495,35 @@ def decode_clusters(
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     return clusters
+
+
+def antecedents_of_he_and_she(
+    doc: Doc, scores: CorefScores, spans: numpy.ndarray, null_score: float
+) -> FrozenSet[int]:
+    """The mentions that are the best antecedent, above the null score, of a "he" or "she"
+    (any case form): people, whatever the entity recognizer calls them ("Wells permitted ...
+    He defeated").
+
+    doc (Doc): the doc.
+    scores (CorefScores): the model's output for the doc.
+    spans (numpy.ndarray): [M, 2] the kept mentions' token offsets.
+    null_score (float): the score of "no antecedent".
+    RETURNS (FrozenSet[int]): indices of those mentions.
+    """
+    pair = numpy.asarray(scores.scores)[:, FIRST_ANTECEDENT_COLUMN:]  # [M, K]
+    if not pair.size:
+        return frozenset()
+    one_word = spans[:, 1] - spans[:, 0] == 1
+    gendered = [
+        i for i in numpy.flatnonzero(one_word).tolist()
+        if PRONOUN_CLASS.get(doc[int(spans[i, 0])].lower_) in (MASCULINE, FEMININE)
+    ]
+    if not gendered:
+        return frozenset()
+    rows = numpy.asarray(gendered)
+    best = pair[rows].argmax(axis=1)  # [G]
+    linked = pair[rows, best] > null_score
+    return frozenset(numpy.asarray(scores.antecedents)[rows, best][linked].tolist())
 
 
 def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:

@@ -66,24 +66,30 @@ class PersonName(NamedTuple):
     last: Optional[str]
 
 
-def person_name(span: Span) -> Optional[PersonName]:
+def person_name(span: Span, person: bool = False) -> Optional[PersonName]:
     """The name of a mention that is a person's name, else None (from the parse).
 
     span (Span): a candidate mention.
+    person (bool): read it as a person's name whatever the entity recognizer says.
     RETURNS (Optional[PersonName]): its words and the first and last name they show.
     """
     words = name_words(span)
     if words is None:
         return None
-    return _read(words, span.root.ent_type_ in PERSON_ENTS)
+    return _read(words, person or span.root.ent_type_ in PERSON_ENTS)
 
 
-def person_names(doc: Doc, spans: Sequence[Sequence[int]]) -> List[Optional[PersonName]]:
+def person_names(
+    doc: Doc, spans: Sequence[Sequence[int]], persons: FrozenSet[int] = frozenset()
+) -> List[Optional[PersonName]]:
     """The names of a doc's mentions: from the parse where there is one, else from
     capitalisation alone (`unparsed_name`).
 
     doc (Doc): the doc.
     spans (Sequence): [M] (start, end) token offsets.
+    persons (FrozenSet[int]): the mentions (indices into `spans`) known to be people by other
+        means, such as a "he" or "she" whose best antecedent they are: their names are read
+        as people's whatever the entity recognizer says ("Wells" as an organisation).
     RETURNS (List[Optional[PersonName]]): each mention's name, or None.
     """
     out: List[Optional[PersonName]] = [None] * len(spans)
@@ -103,7 +109,7 @@ def person_names(doc: Doc, spans: Sequence[Sequence[int]]) -> List[Optional[Pers
     named = numpy.flatnonzero(uncapitalised[ends] - uncapitalised[starts] == 0).tolist()
     if doc.has_annotation("DEP"):
         for i in named:
-            out[i] = person_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])])
+            out[i] = person_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])], i in persons)
         return out
     ends_sentence = numpy.isin(orth, _BOUNDARY_HASHES) | space.astype(bool)
     opens = numpy.concatenate([[True], ends_sentence[:-1]])  # [T]

@@ -149,6 +149,32 @@ def test_decode_clusters_parts_two_people_joined_through_a_pronoun():
     assert decode_clusters(doc, scores, 0.0, [DISTINCT_NAMES]) == [[(0, 2), (3, 4)]]
 
 
+def wells_doc():
+    # Wells left . He won . Davis came  ("Wells" tagged an organisation)
+    words = ["Wells", "left", ".", "He", "won", ".", "Davis", "came"]
+    doc = Doc(spacy.blank("en").vocab, words=words,
+              pos=["PROPN", "VERB", "PUNCT", "PRON", "VERB", "PUNCT", "PROPN", "VERB"],
+              heads=[1, 1, 1, 4, 4, 4, 7, 7],
+              deps=["nsubj", "ROOT", "punct", "nsubj", "ROOT", "punct", "nsubj", "ROOT"])
+    doc.ents = [Span(doc, 0, 1, label="ORG"), Span(doc, 6, 7, label="PERSON")]
+    return doc
+
+
+def test_the_antecedent_of_he_is_a_person_whatever_the_entity_recognizer_says():
+    doc = wells_doc()
+    spans = [(0, 1), (3, 4), (6, 7)]  # Wells, He, Davis
+    assert person_names(doc, spans)[0] is None
+    assert person_names(doc, spans, frozenset({0}))[0] == PersonName(
+        frozenset({"wells"}), None, None)
+    # "He" takes "Wells", and "Davis" takes "He": Wells is a person, and Davis another
+    scores = scores_for(spans, [[], [3.0], [-1.0, 1.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [spans]
+    assert decode_clusters(doc, scores, 0.0, [DISTINCT_NAMES]) == [[(0, 1), (3, 4)]]
+    # "He" alone: nothing says that the organisation is a person
+    scores = scores_for(spans, [[], [-1.0], [-1.0, 1.0]])
+    assert decode_clusters(doc, scores, 0.0, [DISTINCT_NAMES]) == [[(3, 4), (6, 7)]]
+
+
 def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
     # Ann Lee spoke . Ann Lee met Bo Park .  (the model put the second Ann Lee with Bo Park)
     words = ["Ann", "Lee", "spoke", ".", "Ann", "Lee", "met", "Bo", "Park", "."]
