@@ -245,11 +245,7 @@ def _agree(
     """Repair the clusters of `links` whose classes conflict (see `constrained_clusters`).
     Python works on the conflicting clusters' mentions only.
     RETURNS (numpy.ndarray): [M] new links (a mention's own index where it has none)."""
-    root = _roots(links)  # [M]
-    flags = numpy.zeros(len(links), dtype="int64")
-    numpy.bitwise_or.at(flags, root, classes)  # each cluster's classes, at its root
-    candidates = numpy.unique(root[classes > 0]).tolist()  # clusters with a classed mention
-    bad_roots = [r for r in candidates if flags[r] & conflicts(flags[r])]
+    root, bad_roots = _conflicting_clusters(links, classes, conflicts)
     if not bad_roots:
         return links
     links = links.copy()
@@ -264,6 +260,17 @@ def _agree(
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
 
 
+def _conflicting_clusters(
+    links: numpy.ndarray, classes: numpy.ndarray, conflicts: Callable[[int], int]
+) -> Tuple[numpy.ndarray, List[int]]:
+    """[M] each mention's cluster root, and the roots of the clusters whose classes conflict."""
+    root = _roots(links)  # [M]
+    flags = numpy.zeros(len(links), dtype="int64")
+    numpy.bitwise_or.at(flags, root, classes)  # each cluster's classes, at its root
+    candidates = numpy.unique(root[classes > 0]).tolist()  # clusters with a classed mention
+    return root, [r for r in candidates if flags[r] & conflicts(int(flags[r]))]
+
+
 def _cut_conflicts(
     pair_scores: numpy.ndarray,
     antecedents: numpy.ndarray,
@@ -274,11 +281,7 @@ def _cut_conflicts(
 ) -> numpy.ndarray:
     """Repair the clusters of `links` whose classes conflict by cutting their weakest links
     (see `cut_classes` in `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
-    root = _roots(links)  # [M]
-    flags = numpy.zeros(len(links), dtype="int64")
-    numpy.bitwise_or.at(flags, root, classes)
-    candidates = numpy.unique(root[classes > 0]).tolist()
-    bad_roots = [r for r in candidates if flags[r] & conflicts(int(flags[r]))]
+    root, bad_roots = _conflicting_clusters(links, classes, conflicts)
     if not bad_roots:
         return links
     links = links.copy()
