@@ -77,7 +77,8 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     classes = mentions.classes  # [C]
     number = numpy.where(classes & constraints.PLURAL, pf.PLURAL, number)
     # gendered nouns and titles ("his aunt", "Mr. Reyes")
-    gender = numpy.where(gender != 0, gender, _CLASS_GENDERS[classes & ~constraints.PLURAL])
+    genders = classes & (constraints.MASCULINE | constraints.FEMININE | constraints.NEUTER)
+    gender = numpy.where(gender != 0, gender, _CLASS_GENDERS[genders])
     coordinated = _holding_conjuncts(doc, heads, starts, ends)  # "Ann and Bo", "it and the twins"
     number[coordinated], gender[coordinated] = pf.PLURAL, pf.UNKNOWN_GENDER
     columns = (mention_type, person, number, gender, mentions.reflexive, entity, shape)

@@ -75,8 +75,15 @@ WEATHER_VERBS = _ids("rain", "rains", "rained", "raining", "snow", "snows", "sno
                      "hail", "hailed", "hailing", "thunder", "thundered", "thundering", "drizzle",
                      "drizzled", "drizzling", "sleet")
 PERSON = get_string_id("PERSON")
-OPENING = _ids("(", "[")
-CLOSING = _ids(")", "]")
+# Curly quotes pair like brackets: "[the shore of the “ holy lake ”]". Straight ones do not say
+# which way they face.
+OPENING = _ids("(", "[", "“")
+CLOSING = _ids(")", "]", "”")
+PREP = get_string_id("prep")
+OBJECT_DEPS = _ids("pobj", "pcomp")
+# Prepositions that join the parts of a name ("the Bank [of] England") or say where a person is
+# from ("Smith [from] accounting"): a name keeps its phrase with these.
+NAME_PREPOSITIONS = _ids("of", "from")
 NUMERIC_ENT_LABELS = _ids("DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
 DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
                       "WORK_OF_ART", "LAW", "LANGUAGE")
@@ -98,6 +105,7 @@ class ParseView(NamedTuple):
     lower: List[int]
     lemma: List[int]  # 0 where there is none
     ent_type: List[int]  # 0 outside entities
+    entity: List[int]  # the index of the token's entity in doc.ents, -1 outside entities
     can_start: List[bool]
     can_end: List[bool]
     nominals: List[int]  # the heads of noun phrases (see `nominal_heads`)
@@ -138,10 +146,13 @@ def read_parse(doc: Doc) -> ParseView:
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         for ok, d, p in zip(can_end, dep, pos)
     ]
+    entity = [-1] * n
+    for index, ent in enumerate(doc.ents):
+        entity[ent.start : ent.end] = [index] * len(ent)
     referential = (DET, PRON)
     not_numeric = [t not in NUMERIC_ENT_LABELS or p in referential for t, p in zip(ent_type, pos)]
     view = ParseView(
-        doc, heads, lefts, rights, children, pos, dep, tag, lower, lemma, ent_type,
+        doc, heads, lefts, rights, children, pos, dep, tag, lower, lemma, ent_type, entity,
         can_start, can_end, [],
         _prefix_counts(not_numeric), _prefix_counts(p != NUM for p in pos),
         _prefix_counts(low in OPENING for low in lower),
@@ -228,10 +239,29 @@ def _spans(view: ParseView, head: int, ends: Sequence[int]) -> Iterator[MentionO
 
 def noun_phrases(view: ParseView) -> Iterator[MentionOffset]:
     """Noun phrases and their nested parts: from the left edge to the head, to each right
-    dependent up to the first break, and to the end of the subtree."""
+    dependent up to the first break, and to the end of the subtree. A name's phrase stops
+    before a prepositional phrase outside the name (see `_name_limit`)."""
     for head in view.nominals:
         ends = [head + 1, view.rights[head], *_modifier_ends(view, head)]
-        yield from _spans(view, head, ends)
+        limit = _name_limit(view, head)
+        yield from _spans(view, head, [end for end in ends if end <= limit])
+
+
+def _name_limit(view: ParseView, head: int) -> int:
+    """Where a name's noun phrase must end: before its first prepositional phrase whose object
+    lies outside the name's entity, other than "of" and "from". A name takes no restrictive
+    modifier, so such a phrase belongs to the verb, and the parser's attachment to the name is
+    an error: "shared [the Nobel Prize] with Henri Becquerel", "met [Pierre] in Paris"."""
+    if view.pos[head] != PROPN:
+        return len(view.pos)
+    entity = view.entity[head]
+    for child in view.children[head]:
+        if child < head or view.dep[child] != PREP or view.lower[child] in NAME_PREPOSITIONS:
+            continue
+        objects = [i for i in view.children[child] if view.dep[i] in OBJECT_DEPS]
+        if entity < 0 or any(view.entity[i] != entity for i in objects):
+            return child
+    return len(view.pos)
 
 
 def _attached(view: ParseView, deps: FrozenSet[int]) -> List[int]:

@@ -13,17 +13,19 @@ mention of the same name:
   "Helena Kurz"; titles such as "Mr." are not first names), where just one cluster holds
   longer names with that word and agrees with the word's own: "Bennet" after "Mr. Bennet"
   and "Jane Bennet" is left as it is, but a "Dowson" that is "he", after "Alice Dowson" and
-  "Jim Dowson", is Jim.
+  "Jim Dowson", is Jim;
+* a name inside a clustered noun phrase that it names ("his sister Maren", "a teacher called
+  Mr. Patel") is that phrase's cluster's, and so is a later "Maren".
 
 Clusters are never merged where agreement forbids it (one holds "he", the other "she"). A
 name is a mention whose head is a proper noun and whose words are all capitalised, and not a
 possessive, a nationality or a date; a cluster goes by the name its mentions use most.
 Without a parse nothing changes.
 """
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .first_names import NEUTRAL_TITLES
@@ -40,6 +42,10 @@ NAME_ENTS = frozenset((
 # the entity types of people's names: a name in an entity of another type is not a person's
 # ("George Washington University")
 PERSON_ENTS = frozenset(("", "PERSON"))
+# a name inside a noun phrase may name it as an appositive of its head, or as what a
+# participle of naming calls it (the participle's dependent with one of these labels)
+NAMED_DEPS = frozenset(("oprd", "attr", "dobj", "xcomp"))
+NAMING_PARTICIPLES = frozenset(("called", "named", "nicknamed", "dubbed"))
 # words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes")
 HONORIFICS = frozenset((
     "mr", "mrs", "ms", "miss", "mister", "master", "sir", "lady", "lord", "madam", "madame",
@@ -75,13 +81,23 @@ def link_repeated_names(
     groups: List[List[MentionOffset]] = [sorted(set(map(tuple, c))) for c in clusters]
     clustered = {m for group in groups for m in group}
     names: Dict[MentionOffset, Tuple[str, ...]] = {}
+    person_words = person_name_words(doc)
     for mention in sorted(set(map(tuple, mentions)) | clustered):
-        words = name_words(doc[mention[0] : mention[1]])
+        words = name_words(doc[mention[0] : mention[1]], person_words)
         if words is not None:
             names[mention] = words
     names = _outermost(names)
-    # each unclustered name is a group of its own
-    groups.extend([m] for m in sorted(names) if m not in clustered)
+    # a name that names a clustered noun phrase it is part of ("his sister [Maren]", "a teacher
+    # called [Mr. Patel]") joins that phrase's cluster, so that a later "Maren" finds it; each
+    # other unclustered name is a group of its own
+    group_of = {m: g for g, group in enumerate(groups) for m in group}
+    naming = _naming_holders(doc, sorted(names), groups)
+    for m in sorted(names):
+        if m not in clustered:
+            if m in naming:
+                groups[naming[m]].append(m)
+            else:
+                groups.append([m])
     # a group goes by the name its mentions use most: one wrong "Geneva" in Vevey's cluster
     # does not bring every later "Geneva" into it
     keys = [_main_name(group, names) for group in groups]
@@ -106,6 +122,9 @@ def link_repeated_names(
         group_classes[a] |= group_classes[b]
         members[a].extend(members[b])
 
+    for m, g in naming.items():
+        if m in clustered:
+            join(g, group_of[m])  # "Mr. Patel" was clustered apart from the phrase it names
     first_of: Dict[Tuple[str, ...], int] = {}
     for g in sorted(range(len(groups)), key=lambda g: groups[g][0]):  # in document order
         key = keys[g]
@@ -121,7 +140,7 @@ def link_repeated_names(
         # "Helena Kurz" gives "Kurz" and "Helena", and so does "Dr Helena Kurz"; "Mrs.
         # Kronborg" gives neither: in a novel, "Kronborg" alone is as often her husband
         words = _without_titles(key) if key is not None else ()
-        if len(words) > 1 and _is_person(doc, groups[g], names):
+        if len(words) > 1 and _is_person(doc, groups[g], names, person_words):
             for word in (words[0], words[-1]):
                 holders.setdefault(word, set()).add(g)
     for g, key in enumerate(keys):
@@ -138,9 +157,64 @@ def link_repeated_names(
     return sorted(sorted(set(group)) for group in merged.values() if len(set(group)) > 1)
 
 
-def name_words(span: Span) -> Optional[Tuple[str, ...]]:
+def _naming_holders(
+    doc: Doc, names: Sequence[MentionOffset], groups: Sequence[Sequence[MentionOffset]]
+) -> Dict[MentionOffset, int]:
+    """The names that name a clustered mention holding them, with the index of that mention's
+    group: an appositive of its head ("his sister Maren", "the mayor, Ana Ruiz") or what a
+    participle of naming calls it ("a teacher called Mr. Patel")."""
+    out: Dict[MentionOffset, int] = {}
+    holders = sorted((m, g) for g, group in enumerate(groups) for m in group)
+    for name in names:
+        root = doc[name[0] : name[1]].root
+        if root.ent_type_ not in PERSON_ENTS:
+            continue  # "Portland, Oregon" is two places
+        if root.dep_ == "appos":
+            named = root.head
+        elif is_naming_participle_object(root):
+            named = root.head.head
+        else:
+            continue
+        if named.pos_ != "NOUN":
+            continue  # a noun names a person: "his sister", "a teacher"
+        for (start, end), g in holders:
+            if start > name[0]:
+                break
+            if end >= name[1] and (start, end) != name and doc[start:end].root.i == named.i:
+                out[name] = g
+                break
+    return out
+
+
+def is_naming_participle_object(token: Token) -> bool:
+    """Whether the token is what "called" or "named" calls a noun: "a teacher called [Patel]"."""
+    verb = token.head
+    return token.dep_ in NAMED_DEPS and verb.dep_ == "acl" and verb.lower_ in NAMING_PARTICIPLES
+
+
+def person_name_words(doc: Doc) -> FrozenSet[str]:
+    """The first and last words of the doc's people's names of two words or more, as written.
+    Alone, the entity recognizer may call the same word something else: "Martin Oyelaran" a
+    person and "Oyelaran" a nationality, "Hugo Brandt" a person and "Brandt" an organisation."""
+    words = set()
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" and len(ent) > 1:
+            ends = (ent[0], ent[-1])
+            words.update(t.text for t in ends if t.lower_.rstrip(".") not in HONORIFICS)
+    return frozenset(words)
+
+
+def is_persons_word(span: Span, person_words: FrozenSet[str]) -> bool:
+    """Whether the span is one word of a person's longer name in the doc (`person_name_words`)."""
+    return len(span) == 1 and span[0].text in person_words
+
+
+def name_words(
+    span: Span, person_words: FrozenSet[str] = frozenset()
+) -> Optional[Tuple[str, ...]]:
     """The lower-case words of a span that is a name, without a leading "the"; None for a
-    span that is not a name (or is a possessive one)."""
+    span that is not a name (or is a possessive one). `person_words`: words that are names of
+    people whatever the entity recognizer calls them alone (`person_name_words`)."""
     tokens = list(span)
     while tokens and tokens[0].lower_ in LEADING_ARTICLES:
         tokens = tokens[1:]
@@ -148,8 +222,10 @@ def name_words(span: Span) -> Optional[Tuple[str, ...]]:
         return None  # "Emma 's": a candidate the data sets do not annotate as Emma
     if len(tokens) > MAX_NAME_WORDS or span.root.pos_ != "PROPN":
         return None
-    if span.root.ent_type_ not in NAME_ENTS or not all(t.is_title or t.is_upper for t in tokens):
-        return None  # "American", "the French"; a mistagged "n't"
+    if span.root.ent_type_ not in NAME_ENTS and not is_persons_word(span, person_words):
+        return None  # "American", "the French"
+    if not all(t.is_title or t.is_upper for t in tokens):
+        return None  # a mistagged "n't"
     return tuple(t.lower_ for t in tokens)
 
 
@@ -183,9 +259,11 @@ def _main_name(group: Sequence[MentionOffset], names: Dict[MentionOffset, Tuple[
     return max(counts, key=counts.get) if counts else None
 
 
-def _is_person(doc: Doc, group: Sequence[MentionOffset], names) -> bool:
-    """A group whose names the entity recognizer calls a person's, or leaves untyped."""
-    return all(doc[m[0] : m[1]].root.ent_type_ in PERSON_ENTS for m in group if m in names)
+def _is_person(doc: Doc, group: Sequence[MentionOffset], names, person_words) -> bool:
+    """A group whose names the entity recognizer calls a person's, or leaves untyped (or that
+    are words of a person's longer name)."""
+    spans = (doc[m[0] : m[1]] for m in group if m in names)
+    return all(s.root.ent_type_ in PERSON_ENTS or is_persons_word(s, person_words) for s in spans)
 
 
 def union_of_classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:

@@ -41,7 +41,9 @@ from .name_match import (
     MAX_NAME_WORDS,
     PERSON_ENTS,
     POSSESSIVES,
+    is_persons_word,
     name_words,
+    person_name_words,
 )
 
 FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
@@ -66,16 +68,21 @@ class PersonName(NamedTuple):
     last: Optional[str]
 
 
-def person_name(span: Span, person: bool = False) -> Optional[PersonName]:
+def person_name(
+    span: Span, person: bool = False, person_words: FrozenSet[str] = frozenset()
+) -> Optional[PersonName]:
     """The name of a mention that is a person's name, else None (from the parse).
 
     span (Span): a candidate mention.
     person (bool): read it as a person's name whatever the entity recognizer says.
+    person_words (FrozenSet[str]): words of the doc's people's longer names, read as people's
+        names alone whatever the recognizer says (`name_match.person_name_words`).
     RETURNS (Optional[PersonName]): its words and the first and last name they show.
     """
-    words = name_words(span)
+    words = name_words(span, person_words)
     if words is None:
         return None
+    person = person or is_persons_word(span, person_words)
     return _read(words, person or span.root.ent_type_ in PERSON_ENTS)
 
 
@@ -108,8 +115,10 @@ def person_names(
     starts = starts + (article[starts] & (ends - starts > 1))
     named = numpy.flatnonzero(uncapitalised[ends] - uncapitalised[starts] == 0).tolist()
     if doc.has_annotation("DEP"):
+        person_words = person_name_words(doc)
         for i in named:
-            out[i] = person_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])], i in persons)
+            span = doc[int(offsets[i, 0]) : int(offsets[i, 1])]
+            out[i] = person_name(span, i in persons, person_words)
         return out
     ends_sentence = numpy.isin(orth, _BOUNDARY_HASHES) | space.astype(bool)
     opens = numpy.concatenate([[True], ends_sentence[:-1]])  # [T]

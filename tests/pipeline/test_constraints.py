@@ -9,7 +9,9 @@ from spacy_coref.ml.s2e_coref import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
 from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
 from spacy_coref.pipeline.constraints import (
+    ALL_CLASSES,
     FEMININE,
+    HUMAN,
     MASCULINE,
     NEUTER,
     PLURAL,
@@ -216,9 +218,10 @@ def test_a_name_in_apposition_to_a_gendered_noun_takes_its_gender_and_gives_it_o
     spans = [(0, 1), (2, 5), (4, 5), (6, 7), (8, 9)]  # Daniel, his sister Mara, Mara, Mara, him
     classes = mention_constraints(mara_doc("sister"), spans).classes.tolist()
     assert classes == [MASCULINE, FEMININE, FEMININE, FEMININE, MASCULINE]
-    # "Mara" is in no first-name list: without the apposition, no class
+    # "Mara" is in no first-name list: without the apposition, no class ("friend" is a person of
+    # either gender)
     assert mention_constraints(mara_doc("friend"), spans).classes.tolist() == [
-        MASCULINE, 0, 0, 0, MASCULINE]
+        MASCULINE, HUMAN, 0, 0, MASCULINE]
     # the model's features are read without first names, and so without this
     assert mention_constraints(mara_doc("sister"), spans, first_names=False).classes.tolist()[
         2:4] == [0, 0]
@@ -343,6 +346,65 @@ def test_agreement_relinks_to_a_compatible_cluster():
     assert predict_clusters(scores) == [[(0, 1), (2, 3), (6, 7)]]
     out = constrained_clusters(scores, classes=classes, conflicts=conflicting_classes)
     assert out == [[(0, 1), (2, 3)], [(4, 5), (6, 7)]]
+
+
+def nadia_doc():
+    # Nadia slept . Mr. Patel came . Her hat fell . She cried .
+    return parsed(
+        ["Nadia", "slept", ".", "Mr.", "Patel", "came", ".", "Her", "hat", "fell", ".", "She",
+         "cried", "."],
+        [1, 1, 1, 4, 5, 5, 5, 8, 9, 9, 9, 12, 12, 12],
+        ["nsubj", "ROOT", "punct", "compound", "nsubj", "ROOT", "punct", "poss", "nsubj", "ROOT",
+         "punct", "nsubj", "ROOT", "punct"],
+        ["NNP", "VBD", ".", "NNP", "NNP", "VBD", ".", "PRP$", "NN", "VBD", ".", "PRP", "VBD", "."],
+    )
+
+
+def test_agreement_cuts_the_weakest_link_where_a_majority_would_drop_the_antecedent():
+    # Her took Mr. Patel (its best score) and She took Her: a majority of two women's pronouns
+    # would put Mr. Patel out; cutting the links that join him to them sends both to Nadia
+    spans = [(0, 1), (3, 5), (7, 8), (11, 12)]
+    scores = scores_for(spans, [[], [-2.0], [3.0, 7.0], [2.0, 4.0, 5.8]])
+    classes = numpy.array([FEMININE, MASCULINE, FEMININE, FEMININE])
+    majority = constrained_clusters(scores, classes=classes, conflicts=conflicting_classes)
+    assert majority == [[(7, 8), (11, 12)]]
+    cut = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES
+    )
+    assert cut == [[(0, 1), (7, 8), (11, 12)]]
+    # the decoding repairs every class by cutting
+    assert decode_clusters(nadia_doc(), scores, 0.0, ["agreement"]) == cut
+
+
+def test_a_person_noun_is_not_it():
+    # Okafor was a physicist . It won .
+    doc = parsed(
+        ["Okafor", "was", "a", "physicist", ".", "It", "won", "."],
+        [1, 1, 3, 1, 1, 6, 6, 6],
+        ["nsubj", "ROOT", "det", "attr", "punct", "nsubj", "ROOT", "punct"],
+        ["NNP", "VBD", "DT", "NN", ".", "PRP", "VBD", "."],
+    )
+    spans = [(0, 1), (2, 4), (5, 6)]
+    assert mention_constraints(doc, spans).classes.tolist() == [0, HUMAN, NEUTER]
+    scores = scores_for(spans, [[], [3.0], [1.0, 4.0]])
+    assert predict_clusters(scores) == [[(0, 1), (2, 4), (5, 6)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (2, 4)]]
+
+
+def test_a_noun_phrase_named_by_a_person_s_name_takes_its_gender():
+    # Her neighbour , a teacher called Mr. Patel , came .
+    doc = parsed(
+        ["Her", "neighbour", ",", "a", "teacher", "called", "Mr.", "Patel", ",", "came", "."],
+        [1, 9, 1, 4, 1, 4, 7, 5, 1, 9, 9],
+        ["poss", "nsubj", "punct", "det", "appos", "acl", "compound", "oprd", "punct", "ROOT",
+         "punct"],
+        ["PRP$", "NN", ".", "DT", "NN", "VBD", "NNP", "NNP", ".", "VBD", "."],
+    )
+    spans = [(0, 2), (0, 8), (3, 5), (3, 8)]
+    named = mention_constraints(doc, spans, first_names=True).classes.tolist()
+    assert named == [HUMAN, MASCULINE, HUMAN, MASCULINE]
+    # the model's features read no names (first_names=False): the nouns alone
+    assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [HUMAN] * 4
 
 
 def test_agreement_without_a_compatible_antecedent_leaves_the_mention_alone():

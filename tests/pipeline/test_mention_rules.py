@@ -284,6 +284,48 @@ def test_trim_drops_a_last_preposition_whose_object_lies_outside_the_span():
     assert "the Nobel Prize" in mentions
 
 
+def test_a_name_phrase_stops_before_a_prepositional_phrase_outside_the_name():
+    # "they shared the Nobel Prize with Henri Becquerel in the Bank of England": the parser hangs
+    # "with ..." from the name, and the recognizer's entity runs to "with"
+    rows = [
+        ("they", 1, "nsubj", "PRON", "PRP"),
+        ("shared", 1, "ROOT", "VERB"),
+        ("the", 4, "det", "DET"),
+        ("Nobel", 4, "compound", "PROPN", "NNP"),
+        ("Prize", 1, "dobj", "PROPN", "NNP"),
+        ("with", 4, "prep", "ADP"),
+        ("Henri", 7, "compound", "PROPN", "NNP"),
+        ("Becquerel", 5, "pobj", "PROPN", "NNP"),
+        ("in", 1, "prep", "ADP"),
+        ("the", 10, "det", "DET"),
+        ("Bank", 8, "pobj", "PROPN", "NNP"),
+        ("of", 10, "prep", "ADP"),
+        ("England", 11, "pobj", "PROPN", "NNP"),
+    ]
+    ents = ["O", "O", "B-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART",
+            "B-PERSON", "I-PERSON", "O", "B-ORG", "I-ORG", "I-ORG", "I-ORG"]
+    mentions = rule_texts(make_doc(rows, ents=ents), "noun_phrases")
+    assert "the Nobel Prize" in mentions
+    assert not any(m.startswith("the Nobel Prize with") for m in mentions)
+    # "of" joins the parts of a name
+    assert "the Bank of England" in mentions
+    # a common noun keeps its phrase: "the prize with the highest honour"
+    rows[3:5] = [("Nobel", 4, "amod", "ADJ"), ("prize", 1, "dobj", "NOUN", "NN")]
+    mentions = rule_texts(make_doc(rows, ents=["O"] * len(rows)), "noun_phrases")
+    assert "the Nobel prize with Henri Becquerel" in mentions
+    # the preposition inside the name's own entity stays: "the Church in Wales"
+    church = make_doc(
+        [
+            ("the", 1, "det", "DET"),
+            ("Church", 1, "ROOT", "PROPN", "NNP"),
+            ("in", 1, "prep", "ADP"),
+            ("Wales", 2, "pobj", "PROPN", "NNP"),
+        ],
+        ents=["B-ORG", "I-ORG", "I-ORG", "I-ORG"],
+    )
+    assert "the Church in Wales" in rule_texts(church, "noun_phrases")
+
+
 def test_trim_keeps_a_stranded_preposition():
     # "the man she spoke of"
     doc = make_doc(
@@ -310,6 +352,25 @@ def test_trim_keeps_a_closing_bracket_it_opened():
     view = read_parse(doc)
     assert trim(view, 0, 4) == (0, 4)
     assert trim(view, 2, 4) == (2, 3)
+
+
+def test_trim_keeps_a_closing_curly_quote_it_opened():
+    # the shore of the “ holy lake ”
+    doc = make_doc(
+        [
+            ("the", 1, "det", "DET"),
+            ("shore", 1, "ROOT", "NOUN"),
+            ("of", 1, "prep", "ADP"),
+            ("the", 6, "det", "DET"),
+            ("“", 6, "punct", "PUNCT"),
+            ("holy", 6, "amod", "ADJ"),
+            ("lake", 2, "pobj", "NOUN"),
+            ("”", 6, "punct", "PUNCT"),
+        ]
+    )
+    view = read_parse(doc)
+    assert trim(view, 0, 8) == (0, 8)
+    assert trim(view, 5, 8) == (5, 7)  # the quote opened before the span
 
 
 @pytest.mark.parametrize(

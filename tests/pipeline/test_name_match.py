@@ -13,7 +13,7 @@ from spacy_coref.pipeline.constraints import (
     conflicting_classes,
     decode_clusters,
 )
-from spacy_coref.pipeline.name_match import link_repeated_names, name_words
+from spacy_coref.pipeline.name_match import link_repeated_names, name_words, person_name_words
 
 
 def tagged(words, pos, persons=(), names=()):
@@ -151,3 +151,70 @@ def test_decoding_links_names_only_when_asked():
     scores = scores_for([(0, 1), (3, 4), (6, 7)], [[], [-1.0], [-1.0, -1.0]])
     assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING]) == []
     assert decode_clusters(doc, scores, 0.0, [NAMES]) == [[(0, 1), (6, 7)]]
+
+
+def named_doc(words, heads, deps, pos, ents=()):
+    doc = Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, pos=pos)
+    doc.ents = [Span(doc, s, e, label=label) for s, e, label in ents]
+    return doc
+
+
+def test_a_name_that_names_a_clustered_noun_phrase_brings_its_repeats_to_that_cluster():
+    # His sister Maren came . Maren smiled . She left .
+    doc = named_doc(
+        ["His", "sister", "Maren", "came", ".", "Maren", "smiled", ".", "She", "left", "."],
+        [1, 3, 1, 3, 3, 6, 6, 6, 9, 9, 9],
+        ["poss", "nsubj", "appos", "ROOT", "punct", "nsubj", "ROOT", "punct", "nsubj", "ROOT",
+         "punct"],
+        ["PRON", "NOUN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT", "PRON", "VERB",
+         "PUNCT"],
+    )
+    clusters = [[(0, 3), (8, 9)]]
+    mentions = [(0, 1), (0, 3), (2, 3), (5, 6), (8, 9)]
+    assert link(doc, clusters, mentions) == [[(0, 3), (2, 3), (5, 6), (8, 9)]]
+    # two places in apposition are two entities: "Portland , Oregon"
+    doc = named_doc(
+        ["Portland", ",", "Oregon", "grew", ".", "Oregon", "voted", "."],
+        [3, 0, 0, 3, 3, 6, 6, 6],
+        ["nsubj", "punct", "appos", "ROOT", "punct", "nsubj", "ROOT", "punct"],
+        ["PROPN", "PUNCT", "PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PUNCT"],
+        ents=[(0, 1, "GPE"), (2, 3, "GPE"), (5, 6, "GPE")],
+    )
+    # (a cluster of one mention is no cluster: "Portland , Oregon" stays out)
+    assert link(doc, [[(0, 3)]], [(0, 1), (0, 3), (2, 3), (5, 6)]) == [[(2, 3), (5, 6)]]
+
+
+def test_a_clustered_name_joins_the_cluster_of_the_phrase_it_names():
+    # A teacher called Mr. Patel came . He smiled . The teacher left .
+    doc = named_doc(
+        ["A", "teacher", "called", "Mr.", "Patel", "came", ".", "He", "smiled", ".", "The",
+         "teacher", "left", "."],
+        [1, 5, 1, 4, 2, 5, 5, 8, 8, 8, 11, 12, 12, 12],
+        ["det", "nsubj", "acl", "compound", "oprd", "ROOT", "punct", "nsubj", "ROOT", "punct",
+         "det", "nsubj", "ROOT", "punct"],
+        ["DET", "NOUN", "VERB", "PROPN", "PROPN", "VERB", "PUNCT", "PRON", "VERB", "PUNCT", "DET",
+         "NOUN", "VERB", "PUNCT"],
+        ents=[(3, 5, "PERSON")],
+    )
+    clusters = [[(0, 5), (10, 12)], [(3, 5), (7, 8)]]
+    mentions = [(0, 2), (0, 5), (3, 5), (7, 8), (10, 12)]
+    assert link(doc, clusters, mentions) == [[(0, 5), (3, 5), (7, 8), (10, 12)]]
+    # not where the two clusters disagree
+    classes = {(10, 12): FEMININE, (7, 8): MASCULINE}
+    assert link(doc, clusters, mentions, classes) == clusters
+
+
+def test_a_word_of_a_person_s_name_alone_is_a_name_whatever_the_recognizer_calls_it():
+    # Martin Oyelaran sold it . Oyelaran smiled : the small NER calls the second a nationality
+    words = ["Martin", "Oyelaran", "sold", "it", ".", "Oyelaran", "smiled", "."]
+    pos = ["PROPN", "PROPN", "VERB", "PRON", "PUNCT", "PROPN", "VERB", "PUNCT"]
+    doc = tagged(words, pos, persons=[(0, 2)])
+    doc.ents = [Span(doc, 0, 2, label="PERSON"), Span(doc, 5, 6, label="NORP")]
+    assert name_words(doc[5:6]) is None
+    assert person_name_words(doc) == {"Martin", "Oyelaran"}
+    assert name_words(doc[5:6], person_name_words(doc)) == ("oyelaran",)
+    assert link(doc, [], [(0, 2), (3, 4), (5, 6)]) == [[(0, 2), (5, 6)]]
+    # without the longer name, a nationality stays no name
+    doc.ents = [Span(doc, 5, 6, label="NORP")]
+    assert person_name_words(doc) == set()
+    assert link(doc, [], [(0, 2), (3, 4), (5, 6)]) == []
