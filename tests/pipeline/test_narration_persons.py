@@ -15,11 +15,13 @@ from spacy_coref.pipeline.constraints import (
     PERSONS,
     PLURAL,
     SECOND_PERSON,
+    SPEAKERS,
     THIRD_PERSON,
     conflicting_classes,
     decode_clusters,
     mention_constraints,
     narration_persons,
+    speaker_persons,
 )
 
 from test_constraints import scores_for  # noqa: E402 (the same folder)
@@ -51,15 +53,49 @@ def test_pronouns_take_their_person_in_a_doc_without_quotes():
     assert classes.tolist() == [MASCULINE, MASCULINE, 0, 0, PLURAL, 0]  # not changed in place
 
 
-def test_a_quote_mark_or_speakers_leave_the_persons_to_the_quotes():
+def test_a_quote_mark_leaves_the_persons_to_the_quotes():
     spans = numpy.asarray([(0, 1), (4, 5)], dtype="int64")
     classes = numpy.asarray([0, MASCULINE])
     for mark in ('"', "“", "'", "‘"):
         doc = words_doc(["I", "am", "late", mark, "he", "said"])
         assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE]
+    # a transcript with speakers and no quotes is narration: "he" is not the speaker's "I"
     doc = words_doc(["I", "am", "late", ".", "he", "said"])
     doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 4, label="A"), Span(doc, 4, 6, label="B")]
-    assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE]
+    persons = narration_persons(doc, spans, classes).tolist()
+    assert persons == [FIRST_SINGULAR_PERSON, MASCULINE | THIRD_PERSON]
+
+
+def transcript():
+    # A: I grew up here . B: I did too . A: my school closed .
+    doc = words_doc(["I", "grew", "up", "here", ".", "I", "did", "too", ".", "my", "school",
+                     "closed", "."])
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 5, label="A"), Span(doc, 5, 9, label="B"),
+                               Span(doc, 9, 13, label="A")]
+    return doc
+
+
+def test_the_first_person_of_each_speaker_is_one_person():
+    doc = transcript()
+    spans = numpy.asarray([(0, 1), (5, 6), (9, 10), (3, 4)], dtype="int64")
+    classes = speaker_persons(doc, spans, numpy.zeros(4, dtype="int64"))
+    a, b, a_again, here = classes.tolist()
+    assert a == a_again and a & SPEAKERS and b & SPEAKERS and a != b and here == 0
+    assert conflicting_classes(a) & b and not conflicting_classes(a) & a_again
+    # a cluster that already holds two speakers conflicts with any speaker's "I"
+    assert conflicting_classes(a | b) & (a | b)
+    # without speakers nothing changes
+    plain = words_doc([t.text for t in doc])
+    assert speaker_persons(plain, spans, numpy.zeros(4, dtype="int64")).tolist() == [0] * 4
+
+
+def test_two_speakers_first_persons_are_parted():
+    doc = transcript()
+    spans = [(0, 1), (5, 6), (9, 10)]
+    # B's "I" links to A's "I" above A's "my" does: the cut sends B's "I" away
+    scores = scores_for(spans, [[], [4.0], [3.0, 5.0]])
+    assert predict_clusters(scores) == [[(0, 1), (5, 6), (9, 10)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (9, 10)]]
 
 
 def test_we_is_plural_and_never_he_or_she():
