@@ -75,9 +75,11 @@ def constrained_clusters(
     names (Sequence): [M] each kept mention's name for `clash`, None where it has none.
     clash (Callable[[Any, Any], bool]): whether two names cannot be in one cluster.
     cut_classes (int): classes (bit flags) whose conflicts are repaired by cutting links
-        rather than by the majority: the weakest link between two mentions that conflict
-        goes, until none do, and each mention cut off takes, with the mentions linked to it,
-        its best antecedent above the null score where it agrees, or none.
+        rather than by the majority: of the links between two mentions that conflict, the
+        one that scores least above its mention's best link outside the cluster (an
+        antecedent it agrees with, or the null score) goes, until none do, and each mention
+        cut off takes, with the mentions linked to it, its best antecedent above the null
+        score where it agrees, or none.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
@@ -279,7 +281,7 @@ def _cut_conflicts(
     conflicts: Callable[[int], int],
     null_score: float,
 ) -> numpy.ndarray:
-    """Repair the clusters of `links` whose classes conflict by cutting their weakest links
+    """Repair the clusters of `links` whose classes conflict by cutting their cheapest links
     (see `cut_classes` in `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
     root, bad_roots = _conflicting_clusters(links, classes, conflicts)
     if not bad_roots:
@@ -289,13 +291,39 @@ def _cut_conflicts(
     cut: List[int] = []
     for r in bad_roots:
         members = numpy.flatnonzero(root == r)  # [n] in document order
+        # a link costs what it scores above the mention's best link outside the cluster: "he"
+        # and "her" both took "the general", and "her" can take "The queen" instead
+        cost = link_score.copy()
+        cost[members] -= _fallback_scores(
+            pair_scores, antecedents, members, classes, conflicts, null_score
+        )
         while True:
-            edge = _weakest_conflicting_link(links, members, classes, conflicts, link_score)
+            edge = _cheapest_conflicting_link(links, members, classes, conflicts, cost)
             if edge is None:
                 break
             links[edge] = edge
             cut.append(edge)
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, cut)
+
+
+def _fallback_scores(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    members: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+) -> numpy.ndarray:
+    """[n] for each of a cluster's `members`, the best score it could link with outside the
+    cluster: its best antecedent elsewhere whose class does not conflict with its own, or the
+    null score."""
+    rows = pair_scores[members, FIRST_ANTECEDENT_COLUMN:]  # [n, K]
+    ante = numpy.asarray(antecedents)[members]  # [n, K]
+    own = numpy.array([conflicts(int(c)) for c in classes[members].tolist()], dtype="int64")
+    allowed = ~numpy.isin(ante, members) & ((classes[ante] & own[:, None]) == 0)
+    allowed &= ante < members[:, None]
+    best = numpy.where(allowed, rows, -numpy.inf).max(axis=1, initial=-numpy.inf)
+    return numpy.maximum(best, null_score)
 
 
 def _link_scores(
@@ -309,16 +337,17 @@ def _link_scores(
     return numpy.where(has, pair_scores[rows, column], numpy.inf)
 
 
-def _weakest_conflicting_link(
+def _cheapest_conflicting_link(
     links: numpy.ndarray,
     members: numpy.ndarray,
     classes: numpy.ndarray,
     conflicts: Callable[[int], int],
-    link_score: numpy.ndarray,
+    link_cost: numpy.ndarray,
 ) -> Optional[int]:
-    """The mention whose link is the weakest of those on a path between two conflicting
-    mentions of `members` (one tree of `links`, and what was cut from it), or None. Linear in
-    the members: per class, how many mentions hold it below each link and in its tree."""
+    """The mention whose link costs least (`link_cost`) of those on a path between two
+    conflicting mentions of `members` (one tree of `links`, and what was cut from it), or None.
+    Linear in the members: per class, how many mentions hold it below each link and in its
+    tree."""
     n = len(members)
     position = {int(m): i for i, m in enumerate(members.tolist())}
     parent = [position.get(int(links[m]), i) for i, m in enumerate(members.tolist())]
@@ -337,7 +366,7 @@ def _weakest_conflicting_link(
     conflicting = {int(c): conflicts(int(c)) for c in numpy.unique(outside).tolist()}
     best, best_score = None, numpy.inf
     for i in range(n):
-        score = float(link_score[members[i]])
+        score = float(link_cost[members[i]])
         if parent[i] != i and inside[i] & conflicting[int(outside[i])] and score < best_score:
             best, best_score = int(members[i]), score
     return best

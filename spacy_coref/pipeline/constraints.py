@@ -10,8 +10,8 @@ reliably, and their violations are the errors a user sees first:
   first name even where the small NER calls it an organisation: "Sigrid met Rohan"), and a
   noun phrase a person's name names ("a teacher called Mr. Patel"). A noun for a person of
   either gender ("the physicist", `person_nouns.py`) is never "it". A conflict cuts the
-  weakest link that joins the two mentions (without a parse, genders keep a cluster's
-  majority). First and second person are left free in dialogue, where "I" is the "he" of
+  link that joins the two mentions at the least cost (its score above what the mention cut
+  off can link to elsewhere; without a parse, genders keep a cluster's majority). First and second person are left free in dialogue, where "I" is the "he" of
   the narration.
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
@@ -125,11 +125,11 @@ CONFLICTS = {
     FIRST_SINGULAR_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
     SECOND_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
 }
-# Conflicts in a parsed doc are repaired by cutting the weakest link between two mentions that
+# Conflicts in a parsed doc are repaired by cutting the cheapest link between two mentions that
 # conflict (`clustering.constrained_clusters`, `cut_classes`): a majority vote would keep "her"
-# and "she" that were linked through "a teacher called Mr. Patel" and drop him (dev: GAP +0.9,
-# LitBank and OntoGUM +0.03). Without a parse, only the persons are: the fast pipeline's GAP
-# drops 1.3 with every class cut.
+# and "she" that were linked through "a teacher called Mr. Patel" and drop him. Without a
+# parse, only the persons and speakers are: the fast pipeline's GAP drops 1.1 with every class
+# cut (docs/constraints_and_features.md).
 ALL_CLASSES = MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | PERSONS | SPEAKERS
 
 # fmt: off

@@ -19,7 +19,9 @@ mention of the same name:
 
 Clusters are never merged where agreement forbids it (one holds "he", the other "she"). A
 name is a mention whose head is a proper noun and whose words are all capitalised, and not a
-possessive, a nationality or a date; a cluster goes by the name its mentions use most.
+possessive, a nationality or a date (the first or last word of a person's longer name in the
+doc is a person's name alone, whatever the recognizer calls it there); a cluster goes by the
+name its mentions use most.
 Without a parse nothing changes.
 """
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple

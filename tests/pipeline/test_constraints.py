@@ -376,6 +376,19 @@ def test_agreement_cuts_the_weakest_link_where_a_majority_would_drop_the_anteced
     assert decode_clusters(nadia_doc(), scores, 0.0, ["agreement"]) == cut
 
 
+def test_the_cut_spares_the_link_that_has_no_other_place_to_go():
+    # The queen summoned the general , and he bowed to her : "he" and "her" both took "the
+    # general", "her" by a little more; cutting the weaker link would leave "he" with no one
+    # (the queen disagrees), cutting the one that costs least sends "her" to the queen
+    spans = [(0, 2), (3, 5), (7, 8), (10, 11)]
+    scores = scores_for(spans, [[], [-5.0], [1.9, 7.3], [4.4, 7.5, 2.6]])
+    classes = numpy.array([FEMININE, 0, MASCULINE, FEMININE])
+    out = constrained_clusters(
+        scores, classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES
+    )
+    assert out == [[(0, 2), (10, 11)], [(3, 5), (7, 8)]]
+
+
 def test_a_person_noun_is_not_it():
     # Okafor was a physicist . It won .
     doc = parsed(
