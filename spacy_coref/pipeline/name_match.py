@@ -166,7 +166,10 @@ def _naming_holders(
     group: an appositive of its head ("his sister Maren", "the mayor, Ana Ruiz") or what a
     participle of naming calls it ("a teacher called Mr. Patel")."""
     out: Dict[MentionOffset, int] = {}
-    holders = sorted((m, g) for g, group in enumerate(groups) for m in group)
+    by_head: Dict[int, List[Tuple[MentionOffset, int]]] = {}  # clustered mentions by head
+    for g, group in enumerate(groups):
+        for m in group:
+            by_head.setdefault(doc[m[0] : m[1]].root.i, []).append((m, g))
     for name in names:
         root = doc[name[0] : name[1]].root
         if root.ent_type_ not in PERSON_ENTS:
@@ -179,10 +182,8 @@ def _naming_holders(
             continue
         if named.pos_ != "NOUN":
             continue  # a noun names a person: "his sister", "a teacher"
-        for (start, end), g in holders:
-            if start > name[0]:
-                break
-            if end >= name[1] and (start, end) != name and doc[start:end].root.i == named.i:
+        for (start, end), g in sorted(by_head.get(named.i, [])):
+            if start <= name[0] and end >= name[1]:
                 out[name] = g
                 break
     return out
