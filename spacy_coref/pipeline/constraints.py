@@ -11,8 +11,9 @@ reliably, and their violations are the errors a user sees first:
   noun phrase a person's name names ("a teacher called Mr. Patel"). A noun for a person of
   either gender ("the physicist", `person_nouns.py`) is never "it". A conflict cuts the
   link that joins the two mentions at the least cost (its score above what the mention cut
-  off can link to elsewhere; without a parse, genders keep a cluster's majority). First and second person are left free in dialogue, where "I" is the "he" of
-  the narration.
+  off can link to elsewhere; without a parse, genders keep a cluster's majority). First and
+  second person are left free in dialogue, where "I" is the "he" of the narration; where the
+  doc gives its speakers, two speakers' "I" are two people.
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
