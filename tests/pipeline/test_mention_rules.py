@@ -260,22 +260,24 @@ def test_trim_drops_punctuation_conjunctions_and_spaces_at_the_edges():
     assert filter_mentions(view, [(0, 5), (3, 5)], max_width=10) == [(1, 2)]
 
 
+# "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
+# and the recognizer's entity ends on "with"
+NOBEL_ROWS = [
+        ("they", 1, "nsubj", "PRON", "PRP"),
+        ("shared", 1, "ROOT", "VERB"),
+        ("the", 4, "det", "DET"),
+        ("Nobel", 4, "compound", "PROPN", "NNP"),
+        ("Prize", 1, "dobj", "PROPN", "NNP"),
+        ("with", 4, "prep", "ADP"),
+        ("Henri", 7, "compound", "PROPN", "NNP"),
+        ("Becquerel", 5, "pobj", "PROPN", "NNP"),
+]
+NOBEL_ENTS = ["O", "O", "B-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART",
+              "B-PERSON", "I-PERSON"]
+
+
 def test_trim_drops_a_last_preposition_whose_object_lies_outside_the_span():
-    # "they shared the Nobel Prize with Henri Becquerel": the recognizer's entity ends on "with"
-    doc = make_doc(
-        [
-            ("they", 1, "nsubj", "PRON", "PRP"),
-            ("shared", 1, "ROOT", "VERB"),
-            ("the", 4, "det", "DET"),
-            ("Nobel", 4, "compound", "PROPN", "NNP"),
-            ("Prize", 1, "dobj", "PROPN", "NNP"),
-            ("with", 4, "prep", "ADP"),
-            ("Henri", 7, "compound", "PROPN", "NNP"),
-            ("Becquerel", 5, "pobj", "PROPN", "NNP"),
-        ],
-        ents=["O", "O", "B-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART",
-              "B-PERSON", "I-PERSON"],
-    )
+    doc = make_doc(NOBEL_ROWS, ents=NOBEL_ENTS)
     view = read_parse(doc)
     assert trim(view, 2, 6) == (2, 5)
     assert trim(view, 2, 8) == (2, 8)  # the object inside: the phrase stays whole
@@ -285,25 +287,15 @@ def test_trim_drops_a_last_preposition_whose_object_lies_outside_the_span():
 
 
 def test_a_name_phrase_stops_before_a_prepositional_phrase_outside_the_name():
-    # "they shared the Nobel Prize with Henri Becquerel in the Bank of England": the parser hangs
-    # "with ..." from the name, and the recognizer's entity runs to "with"
-    rows = [
-        ("they", 1, "nsubj", "PRON", "PRP"),
-        ("shared", 1, "ROOT", "VERB"),
-        ("the", 4, "det", "DET"),
-        ("Nobel", 4, "compound", "PROPN", "NNP"),
-        ("Prize", 1, "dobj", "PROPN", "NNP"),
-        ("with", 4, "prep", "ADP"),
-        ("Henri", 7, "compound", "PROPN", "NNP"),
-        ("Becquerel", 5, "pobj", "PROPN", "NNP"),
+    # NOBEL_ROWS, then "in the Bank of England"
+    rows = NOBEL_ROWS + [
         ("in", 1, "prep", "ADP"),
         ("the", 10, "det", "DET"),
         ("Bank", 8, "pobj", "PROPN", "NNP"),
         ("of", 10, "prep", "ADP"),
         ("England", 11, "pobj", "PROPN", "NNP"),
     ]
-    ents = ["O", "O", "B-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART", "I-WORK_OF_ART",
-            "B-PERSON", "I-PERSON", "O", "B-ORG", "I-ORG", "I-ORG", "I-ORG"]
+    ents = NOBEL_ENTS + ["O", "B-ORG", "I-ORG", "I-ORG", "I-ORG"]
     mentions = rule_texts(make_doc(rows, ents=ents), "noun_phrases")
     assert "the Nobel Prize" in mentions
     assert not any(m.startswith("the Nobel Prize with") for m in mentions)
