@@ -80,7 +80,7 @@ from .name_match import (
     mention_classes,
 )
 from .person_names import GroupNames, names_clash, person_names
-from .person_nouns import PERSON_NOUNS
+from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .same_head import merge_nested_same_head, one_mention_per_head
 
@@ -105,33 +105,44 @@ MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
 # Persons of pronouns, in text without quotes only (`narration_persons`): the decoding's alone
 # (the model's features read the four classes above).
 THIRD_PERSON, FIRST_SINGULAR_PERSON, FIRST_PLURAL_PERSON, SECOND_PERSON = 16, 32, 64, 128
-PERSONS = THIRD_PERSON | FIRST_SINGULAR_PERSON | FIRST_PLURAL_PERSON | SECOND_PERSON
+# "you" in a doc with neither quotes nor speakers (an email, a letter, a manual): the reader,
+# never the writer's "I". With speakers, one turn's "you" is the next turn's "I".
+READER = 512
+PERSONS = THIRD_PERSON | FIRST_SINGULAR_PERSON | FIRST_PLURAL_PERSON | SECOND_PERSON | READER
 # A person of either gender ("the physicist", person_nouns.py): the decoding's alone too.
 HUMAN = 256
+# A body of people ("the jury", person_nouns.py): "it" or "they", never one person. The
+# decoding's alone: the features read it as they read any noun.
+COLLECTIVE = 1024
 # In a doc with speakers, "I" of each speaker (`speaker_persons`): one bit per speaker, up to
-# 54 of them; the first-person mentions of two speakers are two people.
-FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 9, 54
+# 52 of them; the first-person mentions of two speakers are two people.
+FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 11, 52
 SPEAKERS = ((1 << MAX_SPEAKER_BITS) - 1) << FIRST_SPEAKER_BIT
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
-    MASCULINE: FEMININE | NEUTER | PLURAL,
-    FEMININE: MASCULINE | NEUTER | PLURAL,
+    MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE,
+    FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE,
     NEUTER: MASCULINE | FEMININE | HUMAN,  # an organisation is "it" and "they"
-    HUMAN: NEUTER,
+    HUMAN: NEUTER | COLLECTIVE,
+    COLLECTIVE: MASCULINE | FEMININE | HUMAN,
     PLURAL: MASCULINE | FEMININE,
     # persons, in text without quotes: a third-person pronoun is never "I", "we" or "you",
-    # and "we" never "I" or "you"; "I" may be "you" (the turns of a transcript)
+    # and "we" never "I" or "you"; "I" may be "you" (the turns of a transcript), but not the
+    # reader's (text without speakers)
     THIRD_PERSON: PERSONS & ~THIRD_PERSON,
     FIRST_PLURAL_PERSON: PERSONS & ~FIRST_PLURAL_PERSON,
-    FIRST_SINGULAR_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
+    FIRST_SINGULAR_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON | READER,
     SECOND_PERSON: THIRD_PERSON | FIRST_PLURAL_PERSON,
+    READER: FIRST_SINGULAR_PERSON,
 }
 # Conflicts in a parsed doc are repaired by cutting the cheapest link between two mentions that
 # conflict (`clustering.constrained_clusters`, `cut_classes`): a majority vote would keep "her"
 # and "she" that were linked through "a teacher called Mr. Patel" and drop him. Without a
 # parse, only the persons and speakers are: the fast pipeline's GAP drops 1.1 with every class
 # cut (docs/constraints_and_features.md).
-ALL_CLASSES = MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | PERSONS | SPEAKERS
+ALL_CLASSES = (
+    MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | COLLECTIVE | PERSONS | SPEAKERS
+)
 
 # fmt: off
 PRONOUN_CLASS = {
@@ -322,7 +333,9 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
     last = ends - 1  # [n] a span's last token stands in for its head
     n_tokens = len(doc)
     # one entry per token, and one past the end for empty lookups
-    lower, orth, title, pos = _padded(doc.to_array(["LOWER", "ORTH", "IS_TITLE", "POS"]))
+    lower, orth, title, pos, lower_case, is_punct = _padded(
+        doc.to_array(["LOWER", "ORTH", "IS_TITLE", "POS", "IS_LOWER", "IS_PUNCT"])
+    )
     pronoun_class = _look_up(lower, *_PRONOUN_TABLE)  # [T + 1]
     pronoun_pos = pos == PRON
     reflexive_word = _look_up(lower, *_REFLEXIVE_TABLE).astype(bool)
@@ -343,6 +356,13 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         first = first_word[starts]  # [n]
         named = numpy.where(first < ends, name_class[first], 0)
         classes = numpy.where((classes == 0) & all_title, named, classes)
+        if UNPARSED_NOUNS:
+            # a short phrase without punctuation, its last word as its head: "the defendant",
+            # "her aunt", "the jury"
+            noun = numpy.where(lower_case[last] > 0, _look_up(lower, *_NOUN_TABLE)[last], 0)
+            punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
+            short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
+            classes = numpy.where((classes == 0) & ~single & short, noun, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     # no parse to find the head: any span from "a" or "an" on counts as indefinite
@@ -377,6 +397,14 @@ _REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
 _INDEFINITE_TABLE = _hash_table(dict.fromkeys(INDEFINITE_ARTICLES, 1))
 _TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
 _FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not "mark"
+# Without a parse, the nouns whose class a short phrase ending in them takes (decoding only)
+_NOUN_CLASS = {
+    **dict.fromkeys(PERSON_NOUNS, HUMAN), **dict.fromkeys(COLLECTIVE_NOUNS, COLLECTIVE),
+    **GENDERED_WORDS,
+}
+_NOUN_TABLE = _hash_table(_NOUN_CLASS)
+UNPARSED_NOUNS = True
+MAX_UNPARSED_NOUN_WORDS = 4
 
 
 def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
@@ -555,7 +583,8 @@ def antecedents_of_he_and_she(
 def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
     """The agreement classes plus each pronoun's person, in a doc without quotation marks (an
     email, a report, a transcript): there "I", "we" and "you" are the writer or speaker, their
-    side and the reader or listener, never "he" or "they" ("ask Daniel ... your team"). Where
+    side and the reader or listener, never "he" or "they" ("ask Daniel ... your team"). In a
+    doc without speakers, "you" is also the reader (READER), never the writer's "I". Where
     a quote may hold them, its speaker decides (`quotes.py`), so they are left alone; names and
     nouns have no person ("I, Martin").
 
@@ -568,8 +597,10 @@ def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) ->
         return classes
     classes = classes.copy()
     one_word = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
+    reader = 0 if len(doc.spans.get(SPEAKERS_KEY, [])) else READER
     for i in one_word.tolist():
-        classes[i] |= PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
+        person = PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
+        classes[i] |= person | (reader if person == SECOND_PERSON else 0)
     return classes
 
 
@@ -651,8 +682,16 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         if pronoun is not None:
             return pronoun
     if not parsed:
-        # no parse: a name alone ("Alice", "Alice Okafor", "Dr. Alice Okafor")
-        return _first_name_class(span) if first_names and all(t.is_title for t in span) else 0
+        # no parse: a name alone ("Alice", "Alice Okafor", "Dr. Alice Okafor"), or a short
+        # phrase by its last word ("the defendant"; `_unparsed_constraints`)
+        if not first_names:
+            return 0
+        if all(t.is_title for t in span):
+            return _first_name_class(span)
+        short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
+        if UNPARSED_NOUNS and len(span) > 1 and short and span[-1].is_lower:
+            return _NOUN_CLASS.get(span[-1].lower_, 0)
+        return 0
     if root.pos_ == "PRON":
         return 0
     if root.tag_ == "NNS" or any(t.dep_ == "conj" and t.head == root for t in span):
@@ -671,6 +710,8 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
             return named  # "an elderly teacher called Mr. Patel"
         if root.lemma_.lower() in PERSON_NOUNS or root.lower_ in PERSON_NOUNS:
             return HUMAN
+        if root.lower_ in COLLECTIVE_NOUNS:
+            return COLLECTIVE  # "the jury"
     # a small tagger calls a rarer first name a noun ("Isabel beat Marco"), and its NER calls
     # a lone first name an organisation or a place ("Sigrid met Rohan": both ORG)
     person = root.pos_ in NAME_POS and root.is_title and (

@@ -229,6 +229,8 @@ def name_words(
         return None  # "American", "the French"
     if not all(t.is_title or t.is_upper for t in tokens):
         return None  # a mistagged "n't"
+    if any(t.pos_ == "PRON" for t in tokens):
+        return None  # "CHAPTER I Emma Woodhouse": the heading's numeral, tagged a pronoun
     return tuple(t.lower_ for t in tokens)
 
 

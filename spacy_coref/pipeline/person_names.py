@@ -24,8 +24,11 @@ they are one person: the rule trades those for the far more common merge of two 
 
 Only names of people are read: names after a title or with a known first name, and names the
 entity recognizer called PERSON or left untyped, so that "the United States" and "America" stay
-free to corefer. Without a parse (the fast pipeline) a name is a span of capitalised words that
-are not stop words, read as untyped: there "America" and "the United States" clash.
+free to corefer. Places are read only as one-word names, which clash with another one-word
+place name alone: "Norway" and "Canada" are two countries, "Cal." may be "California", and
+"America" may be "the United States". Without a parse (the fast pipeline) a name is a span of
+capitalised words that are not stop words, read as untyped: there "America" and "the United
+States" clash.
 """
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple
 
@@ -46,6 +49,9 @@ from .name_match import (
     person_name_words,
 )
 
+# the entity types of places whose one-word names are read (not facilities: "the Ritz" may be
+# "the hotel", and names of buildings are many words)
+PLACE_ENTS = frozenset(("GPE", "LOC"))
 FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
 # Without a parse: capitalised words that are no names, and what comes before a sentence
 NOT_NAMES = frozenset((
@@ -61,11 +67,13 @@ _ARTICLE_HASHES = numpy.array([hash_string(t) for t in LEADING_ARTICLES], dtype=
 
 
 class PersonName(NamedTuple):
-    """The parts of a person's name that its form shows (lower case; None: not shown)."""
+    """The parts of a person's name that its form shows (lower case; None: not shown), or a
+    place's one-word name (`place`)."""
 
     words: FrozenSet[str]
     first: Optional[str]
     last: Optional[str]
+    place: bool = False
 
 
 def person_name(
@@ -83,7 +91,10 @@ def person_name(
     if words is None:
         return None
     person = person or is_persons_word(span, person_words)
-    return _read(words, person or span.root.ent_type_ in PERSON_ENTS)
+    name = _read(words, person or span.root.ent_type_ in PERSON_ENTS)
+    if name is None and len(words) == 1 and span.root.ent_type_ in PLACE_ENTS:
+        return PersonName(frozenset(words), None, None, place=True)
+    return name
 
 
 def person_names(
@@ -184,9 +195,15 @@ def _bare(token: Token) -> str:
 
 
 def names_clash(a: PersonName, b: PersonName) -> bool:
-    """Whether two names cannot be one person's (see the module docstring)."""
+    """Whether two names cannot be one person's or one place's (see the module docstring)."""
     if a.words <= b.words or b.words <= a.words:
         return False
+    if a.place or b.place:
+        # two one-word names of places, neither the other's abbreviation ("Cal.")
+        if not (a.place and b.place):
+            return False
+        x, y = (next(iter(n.words)).rstrip(".") for n in (a, b))
+        return not (x.startswith(y) or y.startswith(x))
     if a.first is not None and b.first is not None and a.first != b.first:
         return True
     if a.last is not None and b.last is not None and a.last != b.last:

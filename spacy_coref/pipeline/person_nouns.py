@@ -1,8 +1,11 @@
-"""Nouns whose referent is a person of either gender: "the physicist", "a neighbour".
+"""Nouns whose referent is a person of either gender: "the physicist", "a neighbour"; and
+nouns of a body of people: "the jury", "the committee".
 
-Agreement reads them as human (`constraints.HUMAN`), so that "it" does not take one of them as
-its antecedent ("Pierre was a physicist ... won it"), while "he", "she" and "they" may. The
-gendered ones ("aunt", "king") are `constraints.GENDERED_WORDS`.
+Agreement reads the first as human (`constraints.HUMAN`), so that "it" does not take one of
+them as its antecedent ("Pierre was a physicist ... won it"), while "he", "she" and "they" may.
+The gendered ones ("aunt", "king") are `constraints.GENDERED_WORDS`. A body of people is "it"
+or "they" and never "he", "she" or one person (`constraints.COLLECTIVE`): "the jury" is not the
+"she" of the lawyer who spoke to it.
 
 Written for this project, lemmas in lower case. Left out are the nouns that often name a
 company, a country, a device or a thing as well ("client", "driver", "member", "leader",
@@ -42,5 +45,14 @@ PERSON_NOUNS = frozenset((
     "murderer", "killer", "criminal", "victim", "witness", "suspect", "hostage", "patient",
     "hero", "villain", "protagonist", "beggar", "fool", "coward", "traitor", "spy",
     "candidate", "voter", "listener", "reader", "viewer",
+))
+# Left out: nouns that also name one person's side, a place or a thing ("party", "court",
+# "house", "bench", "side").
+COLLECTIVE_NOUNS = frozenset((
+    "family", "household", "jury", "police", "committee", "council", "board", "panel", "commission", "government",
+    "parliament", "congress", "senate", "cabinet", "ministry", "administration", "team", "crew",
+    "squad", "army", "navy", "regiment", "battalion", "platoon", "crowd", "audience", "public",
+    "staff", "faculty", "company", "firm", "corporation", "agency", "department", "union",
+    "association", "club", "band", "orchestra", "choir", "gang", "tribe", "mob", "delegation",
 ))
 # fmt: on

@@ -10,6 +10,7 @@ from spacy_coref.ml.torch.constants import MASKED_SCORE
 from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
 from spacy_coref.pipeline.constraints import (
     ALL_CLASSES,
+    COLLECTIVE,
     FEMININE,
     HUMAN,
     MASCULINE,
@@ -25,7 +26,8 @@ from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIR
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
-       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM"}
+       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM",
+       ":": "PUNCT"}
 
 
 def parsed(words, heads, deps, tags):
@@ -137,21 +139,31 @@ def test_relative_clause_subject_is_the_noun_it_modifies():
     assert mention_constraints(doc, [(0, 2), (4, 5)]).clause_subjects.tolist() == [-1, 1]
 
 
-def test_without_a_parse_only_pronoun_forms_and_names_count():
-    words = ["The", "twins", "saw", "her", "and", "Dr.", "Robert", "Okafor", "'s", "aunt"]
+def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
+    words = ["The", "twins", "saw", "her", "and", "Dr.", "Robert", "Okafor", "'s", "aunt", ",",
+             "the", "jury", "and", "the", "witness", "Okafor", ",", "the", "lawyer"]
     doc = Doc(spacy.blank("en").vocab, words=words)
-    mentions = mention_constraints(doc, [(0, 2), (3, 4), (5, 8), (6, 8), (6, 10), (7, 8)])
-    # a name alone by its first name; "Robert Okafor 's aunt" is not a name; "Okafor" has none
-    assert mentions.classes.tolist() == [0, FEMININE, MASCULINE, MASCULINE, 0, 0]
-    assert mentions.clause_subjects.tolist() == [-1] * 6
-    unnamed = mention_constraints(doc, [(5, 8)], first_names=False)
-    assert unnamed.classes.tolist() == [0]
+    spans = [(0, 2), (3, 4), (5, 8), (6, 8), (6, 10), (7, 8), (11, 13), (14, 16), (14, 17),
+             (9, 13), (18, 20), (4, 10), (19, 20)]
+    mentions = mention_constraints(doc, spans)
+    # a name alone by its first name; "Okafor" has none; a phrase of up to four words without
+    # punctuation by its last word, if a noun of the lists ("Robert Okafor 's aunt", "the
+    # jury", "the witness"; not "the witness Okafor", "aunt , the jury", six words, or a
+    # noun alone, which may be a name's word)
+    assert mentions.classes.tolist() == [
+        0, FEMININE, MASCULINE, MASCULINE, FEMININE, 0, COLLECTIVE, HUMAN, 0, 0, HUMAN, 0, 0,
+    ]
+    assert mentions.clause_subjects.tolist() == [-1] * len(spans)
+    # the features (first_names=False) read neither names nor nouns
+    unnamed = mention_constraints(doc, [(5, 8), (11, 13)], first_names=False)
+    assert unnamed.classes.tolist() == [0, 0]
 
 
 def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
     # the arrays of a doc without a parse against the rules read off each span
     words = ["Mrs.", "Alice", "Okafor", "hurt", "herself", ";", "Dr.", "Robert", "and", "they",
-             "saw", "him", "and", "Okafor", "'s", "Mary", "."]
+             "saw", "him", "and", "Okafor", "'s", "Mary", ",", "the", "jury", "'s", "old",
+             "aunt", "."]
     doc = Doc(spacy.blank("en").vocab, words=words)
     spans = [(s, e) for s in range(len(words)) for e in range(s + 1, min(s + 5, len(words) + 1))]
     for first_names in (True, False):
@@ -402,6 +414,25 @@ def test_a_person_noun_is_not_it():
     scores = scores_for(spans, [[], [3.0], [1.0, 4.0]])
     assert predict_clusters(scores) == [[(0, 1), (2, 4), (5, 6)]]
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (2, 4)]]
+
+
+def test_a_body_of_people_is_never_he_she_or_one_person():
+    # The jury listened . The lawyer spoke ; she smiled .
+    doc = parsed(
+        ["The", "jury", "listened", ".", "The", "lawyer", "spoke", ";", "she", "smiled", "."],
+        [1, 2, 2, 2, 5, 6, 6, 6, 9, 6, 6],
+        ["det", "nsubj", "ROOT", "punct", "det", "nsubj", "ROOT", "punct", "nsubj", "conj",
+         "punct"],
+        ["DT", "NN", "VBD", ".", "DT", "NN", "VBD", ":", "PRP", "VBD", "."],
+    )
+    spans = [(0, 2), (4, 6), (8, 9)]
+    assert mention_constraints(doc, spans).classes.tolist() == [COLLECTIVE, HUMAN, FEMININE]
+    assert conflicting_classes(COLLECTIVE) & (MASCULINE | FEMININE | HUMAN)
+    assert not conflicting_classes(COLLECTIVE) & (NEUTER | PLURAL)
+    # "she" scores "the jury" above "the lawyer"; "the lawyer" alone with the jury
+    scores = scores_for(spans, [[], [1.0], [4.0, 3.0]])
+    assert predict_clusters(scores) == [[(0, 2), (4, 6), (8, 9)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(4, 6), (8, 9)]]
 
 
 def test_a_noun_phrase_named_by_a_person_s_name_takes_its_gender():

@@ -83,6 +83,18 @@ def test_one_word_of_a_single_longer_name():
     assert clusters == [[(0, 2), (4, 5), (7, 8)]]
 
 
+def test_a_heading_s_numeral_tagged_a_pronoun_is_no_part_of_a_name():
+    # CHAPTER I Emma Woodhouse , she ... Emma smiled : the candidate "I Emma Woodhouse" (the
+    # tagger calls the numeral a pronoun) would hide "Emma Woodhouse" from the later "Emma"
+    words = ["CHAPTER", "I", "Emma", "Woodhouse", ",", "she", "read", ".", "Emma", "smiled"]
+    pos = ["NOUN", "PRON", "PROPN", "PROPN", "PUNCT", "PRON", "VERB", "PUNCT", "PROPN", "VERB"]
+    doc = tagged(words, pos, persons=[(2, 4), (8, 9)], names=[(1, 4)])
+    assert name_words(doc[1:4]) is None
+    assert name_words(doc[2:4]) == ("emma", "woodhouse")
+    clusters = link(doc, [[(2, 4), (5, 6)]], [(1, 4), (2, 4), (5, 6), (8, 9)])
+    assert clusters == [[(2, 4), (5, 6), (8, 9)]]
+
+
 def test_a_word_that_two_entities_share_links_neither():
     # Jane Bennet read . Lydia Bennet laughed . Bennet left .
     words = ["Jane", "Bennet", "read", ".", "Lydia", "Bennet", "laughed", ".", "Bennet", "left"]

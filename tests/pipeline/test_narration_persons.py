@@ -14,6 +14,7 @@ from spacy_coref.pipeline.constraints import (
     MASCULINE,
     PERSONS,
     PLURAL,
+    READER,
     SECOND_PERSON,
     SPEAKERS,
     THIRD_PERSON,
@@ -45,7 +46,7 @@ def test_pronouns_take_their_person_in_a_doc_without_quotes():
     assert out.tolist() == [
         MASCULINE,  # a name has no person ("I, Martin")
         MASCULINE | THIRD_PERSON,
-        SECOND_PERSON,
+        SECOND_PERSON | READER,  # no speakers: "you" is the reader
         FIRST_SINGULAR_PERSON,
         PLURAL | FIRST_PLURAL_PERSON,
         0,
@@ -111,6 +112,35 @@ def test_the_persons_that_conflict():
     assert conflicting_classes(FIRST_PLURAL_PERSON) == PERSONS & ~FIRST_PLURAL_PERSON
     assert not conflicting_classes(FIRST_SINGULAR_PERSON) & SECOND_PERSON
     assert not conflicting_classes(SECOND_PERSON) & FIRST_SINGULAR_PERSON
+    # but the reader's "you" (a doc without speakers) is never the writer's "I"
+    assert conflicting_classes(FIRST_SINGULAR_PERSON) & READER
+    assert conflicting_classes(SECOND_PERSON | READER) & FIRST_SINGULAR_PERSON
+
+
+def test_you_is_the_reader_only_without_speakers():
+    doc = words_doc(["I", "told", "you", "."])
+    spans = numpy.asarray([(0, 1), (2, 3)], dtype="int64")
+    classes = numpy.zeros(2, dtype="int64")
+    assert narration_persons(doc, spans, classes).tolist() == [
+        FIRST_SINGULAR_PERSON, SECOND_PERSON | READER,
+    ]
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 4, label="A")]
+    assert narration_persons(doc, spans, classes).tolist() == [
+        FIRST_SINGULAR_PERSON, SECOND_PERSON,
+    ]
+
+
+def test_decoding_an_email_keeps_the_writer_and_the_reader_apart():
+    # Hi Daniel , I read it . Could you check it ? : "you" scores highest with "I"
+    words = ["Hi", "Daniel", ",", "I", "read", "it", ".", "Could", "you", "check", "it", "?"]
+    doc = words_doc(words)
+    spans = [(1, 2), (3, 4), (8, 9)]
+    scores = scores_for(spans, [[], [-2.0], [-3.0, 1.5]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(3, 4), (8, 9)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == []
+    # a transcript's turns: B's "you" may be A's "I"
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 7, label="A"), Span(doc, 7, 12, label="B")]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(3, 4), (8, 9)]]
 
 
 def rosa_scores():

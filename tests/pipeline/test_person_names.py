@@ -51,7 +51,8 @@ def test_a_name_is_read_as_first_and_last_name_where_its_form_says_so():
 
 def test_only_people_names_are_read():
     assert read("Acme Steel", "ORG") is None
-    assert read("Geneva", "GPE") is None
+    assert read("Geneva", "GPE") == PersonName(frozenset({"geneva"}), None, None, place=True)
+    assert read("the United States", "GPE") is None  # places: one-word names only
     assert read("Poirot", None) is not None  # untyped
     # a title or a known first name outranks the entity recognizer
     assert read("Madame Duval", "GPE") == PersonName(frozenset({"duval"}), None, "duval")
@@ -79,6 +80,22 @@ def test_only_people_names_are_read():
 def test_names_clash_when_they_differ_in_a_part_both_show(a, b, clash):
     assert names_clash(read(a), read(b)) is clash
     assert names_clash(read(b), read(a)) is clash
+
+
+@pytest.mark.parametrize(
+    "a,b,clash",
+    [
+        (("Norway", "GPE"), ("Canada", "GPE"), True),  # two places
+        (("Norway", "GPE"), ("Arctic", "LOC"), True),
+        (("Cal.", "GPE"), ("California", "GPE"), False),  # an abbreviation
+        (("Norway", "GPE"), ("Norway", "GPE"), False),
+        (("Canada", "GPE"), ("Poirot", "PERSON"), False),  # a place and a person: not read
+        (("Canada", "GPE"), ("Mr. Bennet", "PERSON"), False),
+    ],
+)
+def test_one_word_place_names_clash_with_other_one_word_place_names_alone(a, b, clash):
+    assert names_clash(read(*a), read(*b)) is clash
+    assert names_clash(read(*b), read(*a)) is clash
 
 
 def test_a_cluster_with_two_names_is_cut_before_the_second():
