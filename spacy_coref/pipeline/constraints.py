@@ -9,11 +9,13 @@ reliably, and their violations are the errors a user sees first:
   people's names with a first name of clear gender ("Alice Okafor", `first_names.py`; a lone
   first name even where the small NER calls it an organisation: "Sigrid met Rohan"), and a
   noun phrase a person's name names ("a teacher called Mr. Patel"). A noun for a person of
-  either gender ("the physicist", `person_nouns.py`) is never "it". A conflict cuts the
+  either gender ("the physicist", `person_nouns.py`) is never "it", a body of people ("the
+  jury") never "he", "she" or one person, and a coordination never "it". A conflict cuts the
   link that joins the two mentions at the least cost (its score above what the mention cut
   off can link to elsewhere; without a parse, genders keep a cluster's majority). First and
   second person are left free in dialogue, where "I" is the "he" of the narration; where the
-  doc gives its speakers, two speakers' "I" are two people.
+  doc gives its speakers, two speakers' "I" are two people, and where it gives none (an
+  email), "you" is never the writer's "I".
 * binding: a (non-reflexive) direct or indirect object, or the object of an argument
   preposition ("talked to her"), never refers to the subject of its own clause ("The nurse
   called the plumber and thanked him": him is not the nurse); a reflexive refers to it
@@ -31,7 +33,8 @@ reliably, and their violations are the errors a user sees first:
 * names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
   mention's cluster where agreement allows (`name_match.py`).
 * distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and
-  "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore") are never in one cluster, even where a
+  "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore"), or two one-word place names ("Norway" and
+  "Canada"), are never in one cluster, even where a
   pronoun between them was linked to both (`person_names.py`); with `names` on, a repeated
   name does not bring them together either.
 * indefinites: a noun phrase with "a" or "an" ("a new library") introduces an entity: it
@@ -114,15 +117,19 @@ HUMAN = 256
 # A body of people ("the jury", person_nouns.py): "it" or "they", never one person. The
 # decoding's alone: the features read it as they read any noun.
 COLLECTIVE = 1024
+# Noun phrases joined by a conjunction ("the river and the farms"): plural, and never "it".
+# The decoding's alone: the features read PLURAL.
+CONJOINED = 2048
 # In a doc with speakers, "I" of each speaker (`speaker_persons`): one bit per speaker, up to
-# 52 of them; the first-person mentions of two speakers are two people.
-FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 11, 52
+# 51 of them; the first-person mentions of two speakers are two people.
+FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 12, 51
 SPEAKERS = ((1 << MAX_SPEAKER_BITS) - 1) << FIRST_SPEAKER_BIT
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
     MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE,
     FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE,
-    NEUTER: MASCULINE | FEMININE | HUMAN,  # an organisation is "it" and "they"
+    NEUTER: MASCULINE | FEMININE | HUMAN | CONJOINED,  # an organisation is "it" and "they"
+    CONJOINED: NEUTER | MASCULINE | FEMININE,
     HUMAN: NEUTER | COLLECTIVE,
     COLLECTIVE: MASCULINE | FEMININE | HUMAN,
     PLURAL: MASCULINE | FEMININE,
@@ -141,7 +148,7 @@ CONFLICTS = {
 # parse, only the persons and speakers are: the fast pipeline's GAP drops 1.1 with every class
 # cut (docs/constraints_and_features.md).
 ALL_CLASSES = (
-    MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | COLLECTIVE | PERSONS | SPEAKERS
+    MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | COLLECTIVE | CONJOINED | PERSONS | SPEAKERS
 )
 
 # fmt: off
@@ -694,7 +701,9 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         return 0
     if root.pos_ == "PRON":
         return 0
-    if root.tag_ == "NNS" or any(t.dep_ == "conj" and t.head == root for t in span):
+    if any(t.dep_ == "conj" and t.head == root for t in span):
+        return PLURAL | CONJOINED
+    if root.tag_ == "NNS":
         return PLURAL
     if root.lower_ in GROUP_WORDS:
         return PLURAL

@@ -88,6 +88,7 @@ NUMERIC_ENT_LABELS = _ids("DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDIN
 DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
                       "WORK_OF_ART", "LAW", "LANGUAGE")
 _ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE"]
+_LOWER_I = get_string_id("i")
 # fmt: on
 
 
@@ -142,9 +143,15 @@ def read_parse(doc: Doc) -> ParseView:
     columns = doc.to_array(_ATTRS).reshape((n, len(_ATTRS))).T.tolist()
     pos, dep, tag, lower, lemma, ent_type, is_punct, is_space = columns
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
+    # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
+    # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor")
+    numeral = [
+        d in COMPOUND_DEPS and p == PRON and low == _LOWER_I and pos[h] == PROPN
+        for d, p, low, h in zip(dep, pos, lower, heads)
+    ]
     can_start = [
-        ok and d not in BAD_START_DEPS and p not in BAD_START_POS
-        for ok, d, p in zip(can_end, dep, pos)
+        ok and d not in BAD_START_DEPS and p not in BAD_START_POS and not num
+        for ok, d, p, num in zip(can_end, dep, pos, numeral)
     ]
     entity = [-1] * n
     for index, ent in enumerate(doc.ents):

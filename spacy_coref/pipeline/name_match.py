@@ -13,7 +13,8 @@ mention of the same name:
   "Helena Kurz"; titles such as "Mr." are not first names), where just one cluster holds
   longer names with that word and agrees with the word's own: "Bennet" after "Mr. Bennet"
   and "Jane Bennet" is left as it is, but a "Dowson" that is "he", after "Alice Dowson" and
-  "Jim Dowson", is Jim;
+  "Jim Dowson", is Jim; so is a title with a last name and the full name with that title
+  ("Senator Grady" and "Senator Paul Grady", not "Mrs. Grady");
 * a name inside a clustered noun phrase that it names ("his sister Maren", "a teacher called
   Mr. Patel") is that phrase's cluster's, and so is a later "Maren".
 
@@ -137,19 +138,25 @@ def link_repeated_names(
         else:
             first_of[key] = g
     # one word of a longer person's name, where the longer names with it are all one entity
-    holders: Dict[str, set] = {}
+    holders: Dict[Tuple[str, ...], set] = {}
     for g, key in enumerate(keys):
         # "Helena Kurz" gives "Kurz" and "Helena", and so does "Dr Helena Kurz"; "Mrs.
-        # Kronborg" gives neither: in a novel, "Kronborg" alone is as often her husband
+        # Kronborg" gives neither: in a novel, "Kronborg" alone is as often her husband. A
+        # titled name also gives its title with its last word: "Dr. Howard Archie" gives
+        # "Dr. Archie" (not "Mr. Archie")
         words = _without_titles(key) if key is not None else ()
         if len(words) > 1 and _is_person(doc, groups[g], names, person_words):
-            for word in (words[0], words[-1]):
-                holders.setdefault(word, set()).add(g)
+            for short in ((words[0],), (words[-1],), _titles(key) + (words[-1],)):
+                if len(short) < len(key):
+                    holders.setdefault(short, set()).add(g)
     for g, key in enumerate(keys):
-        if key is not None and len(key) == 1 and key[0] in holders:
+        if key is None:
+            continue
+        short = key if len(key) == 1 else _titles(key) + _without_titles(key)
+        if len(_without_titles(key)) == 1 and short in holders:
             # of "Alice Dowson" and "Jim Dowson", a "Dowson" that is "he" can only be Jim
             own = group_classes[find(g)]
-            entities = {find(h) for h in holders[key[0]]}
+            entities = {find(h) for h in holders[short]}
             entities = {e for e in entities if not group_classes[e] & conflicts(own)}
             if len(entities) == 1:
                 join(entities.pop(), g)
@@ -232,6 +239,14 @@ def name_words(
     if any(t.pos_ == "PRON" for t in tokens):
         return None  # "CHAPTER I Emma Woodhouse": the heading's numeral, tagged a pronoun
     return tuple(t.lower_ for t in tokens)
+
+
+def _titles(words: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The titles before a name's words, without their full stops ("dr." and "dr": "dr")."""
+    out = []
+    for word in words[: len(words) - len(_without_titles(words))]:
+        out.append(word.rstrip("."))
+    return tuple(out)
 
 
 def _without_titles(words: Tuple[str, ...]) -> Tuple[str, ...]:

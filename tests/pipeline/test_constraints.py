@@ -11,6 +11,7 @@ from spacy_coref.pipeline.clustering import constrained_clusters, predict_cluste
 from spacy_coref.pipeline.constraints import (
     ALL_CLASSES,
     COLLECTIVE,
+    CONJOINED,
     FEMININE,
     HUMAN,
     MASCULINE,
@@ -72,9 +73,9 @@ def test_classes_from_pronouns_gendered_nouns_plurals_and_coordination():
     )
     spans = [(0, 3), (0, 1), (4, 5), (4, 6), (7, 9), (9, 10)]
     classes = mention_constraints(doc, spans).classes.tolist()
-    # "Ann and Bo" plural, "Ann" feminine (a first name), her feminine, "her aunt" feminine
-    # (its head), "the twins" plural, he masculine
-    assert classes == [PLURAL, FEMININE, FEMININE, FEMININE, PLURAL, MASCULINE]
+    # "Ann and Bo" plural (and conjoined), "Ann" feminine (a first name), her feminine, "her
+    # aunt" feminine (its head), "the twins" plural, he masculine
+    assert classes == [PLURAL | CONJOINED, FEMININE, FEMININE, FEMININE, PLURAL, MASCULINE]
 
 
 def test_a_number_or_both_at_the_head_makes_a_group():
@@ -433,6 +434,24 @@ def test_a_body_of_people_is_never_he_she_or_one_person():
     scores = scores_for(spans, [[], [1.0], [4.0, 3.0]])
     assert predict_clusters(scores) == [[(0, 2), (4, 6), (8, 9)]]
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(4, 6), (8, 9)]]
+
+
+def test_noun_phrases_joined_by_a_conjunction_are_never_it():
+    # The dam and the river flooded ; it broke .
+    doc = parsed(
+        ["The", "dam", "and", "the", "river", "flooded", ";", "it", "broke", "."],
+        [1, 5, 1, 4, 1, 5, 5, 8, 5, 5],
+        ["det", "nsubj", "cc", "det", "conj", "ROOT", "punct", "nsubj", "conj", "punct"],
+        ["DT", "NN", "CC", "DT", "NN", "VBD", ":", "PRP", "VBD", "."],
+    )
+    spans = [(0, 2), (0, 5), (3, 5), (7, 8)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes == [0, PLURAL | CONJOINED, 0, NEUTER]
+    assert conflicting_classes(PLURAL | CONJOINED) & NEUTER
+    # "it" scores the pair above "the dam": it goes to the dam
+    scores = scores_for(spans, [[], [-9.0], [-9.0, -9.0], [1.0, 3.0, -1.0]])
+    assert predict_clusters(scores) == [[(0, 5), (7, 8)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 2), (7, 8)]]
 
 
 def test_a_noun_phrase_named_by_a_person_s_name_takes_its_gender():

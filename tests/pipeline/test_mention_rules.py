@@ -260,6 +260,31 @@ def test_trim_drops_punctuation_conjunctions_and_spaces_at_the_edges():
     assert filter_mentions(view, [(0, 5), (3, 5)], max_width=10) == [(1, 2)]
 
 
+def test_a_pronoun_read_as_a_compound_starts_no_mention():
+    # "CHAPTER I Emma Woodhouse , handsome": the heading's numeral, tagged a pronoun
+    doc = make_doc(
+        [
+            ("CHAPTER", 0, "ROOT", "NOUN"),
+            ("I", 3, "compound", "PRON", "PRP"),
+            ("Emma", 3, "compound", "PROPN", "NNP"),
+            ("Woodhouse", 0, "appos", "PROPN", "NNP"),
+            (",", 3, "punct", "PUNCT"),
+            ("handsome", 3, "amod", "ADJ"),
+        ],
+        ents=["O", "O", "B-PERSON", "I-PERSON", "O", "O"],
+    )
+    mentions = texts(doc, extract_mentions(doc))
+    assert "Emma Woodhouse" in mentions
+    assert not any(text.startswith("I ") for text in mentions)
+    # a pronoun in its own role still is one, and so is one the parser hangs from a name by
+    # error: "proclaim myself Emperor"
+    subject = make_doc([("I", 1, "nsubj", "PRON", "PRP"), ("left", 1, "ROOT", "VERB")])
+    assert texts(subject, extract_mentions(subject)) == ["I"]
+    emperor = make_doc([("proclaim", 0, "ROOT", "VERB"), ("myself", 2, "compound", "PRON", "PRP"),
+                        ("Emperor", 0, "dobj", "PROPN", "NNP")])
+    assert "myself" in texts(emperor, extract_mentions(emperor))
+
+
 # "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
 # and the recognizer's entity ends on "with"
 NOBEL_ROWS = [

@@ -95,6 +95,18 @@ def test_a_heading_s_numeral_tagged_a_pronoun_is_no_part_of_a_name():
     assert clusters == [[(2, 4), (5, 6), (8, 9)]]
 
 
+def test_a_title_and_last_name_join_the_same_title_s_full_name():
+    # Senator Paul Grady spoke . Mrs. Grady smiled . Senator Grady left .
+    words = ["Senator", "Paul", "Grady", "spoke", ".", "Mrs.", "Grady", "smiled", ".", "Senator",
+             "Grady", "left"]
+    pos = ["PROPN", "PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "PROPN", "VERB", "PUNCT",
+           "PROPN", "PROPN", "VERB"]
+    doc = tagged(words, pos, persons=[(1, 3), (6, 7), (10, 11)], names=[(0, 3), (5, 7), (9, 11)])
+    mentions = [(0, 3), (5, 7), (9, 11)]
+    # "Senator Grady" is the senator's; "Mrs. Grady" has another title: not his
+    assert link(doc, [], mentions) == [[(0, 3), (9, 11)]]
+
+
 def test_a_word_that_two_entities_share_links_neither():
     # Jane Bennet read . Lydia Bennet laughed . Bennet left .
     words = ["Jane", "Bennet", "read", ".", "Lydia", "Bennet", "laughed", ".", "Bennet", "left"]
