@@ -32,6 +32,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .first_names import NEUTRAL_TITLES
+from .person_nouns import PERSON_NOUNS
 
 # the longest name matched, in words: longer capitalised spans are titles of works or headings
 MAX_NAME_WORDS = 6
@@ -281,9 +282,22 @@ def _main_name(group: Sequence[MentionOffset], names: Dict[MentionOffset, Tuple[
 
 def _is_person(doc: Doc, group: Sequence[MentionOffset], names, person_words) -> bool:
     """A group whose names the entity recognizer calls a person's, or leaves untyped (or that
-    are words of a person's longer name)."""
+    are words of a person's longer name, or name a person noun: "their captain, [Kemi
+    Adeyemi]", which the recognizer called a place)."""
     spans = (doc[m[0] : m[1]] for m in group if m in names)
-    return all(s.root.ent_type_ in PERSON_ENTS or is_persons_word(s, person_words) for s in spans)
+    return all(
+        s.root.ent_type_ in PERSON_ENTS or is_persons_word(s, person_words) or _names_a_person(s)
+        for s in spans
+    )
+
+
+def _names_a_person(span: Span) -> bool:
+    """Whether the span is the appositive of a noun for a person: "the mayor, [Ana Ruiz]"."""
+    root = span.root
+    named = root.head
+    return (
+        root.dep_ == "appos" and named.pos_ == "NOUN" and named.lemma_.lower() in PERSON_NOUNS
+    )
 
 
 def union_of_classes(group: Sequence[MentionOffset], classes: Dict[MentionOffset, int]) -> int:

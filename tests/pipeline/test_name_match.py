@@ -107,6 +107,29 @@ def test_a_title_and_last_name_join_the_same_title_s_full_name():
     assert link(doc, [], mentions) == [[(0, 3), (9, 11)]]
 
 
+def test_a_name_that_names_a_person_noun_is_a_person_s_whatever_the_recognizer_says():
+    # their captain , Kemi Adeyemi , scored . Adeyemi smiled : the recognizer called the full
+    # name a place
+    words = ["their", "captain", ",", "Kemi", "Adeyemi", ",", "scored", ".", "Adeyemi", "smiled"]
+    doc = Doc(spacy.blank("en").vocab, words=words,
+              pos=["PRON", "NOUN", "PUNCT", "PROPN", "PROPN", "PUNCT", "VERB", "PUNCT", "PROPN",
+                   "VERB"],
+              heads=[1, 6, 1, 4, 1, 1, 6, 6, 9, 9],
+              deps=["poss", "nsubj", "punct", "compound", "appos", "punct", "ROOT", "punct",
+                    "nsubj", "ROOT"],
+              lemmas=["their", "captain", ",", "Kemi", "Adeyemi", ",", "score", ".", "Adeyemi",
+                      "smile"])
+    doc.ents = [Span(doc, 3, 5, label="GPE")]
+    assert link(doc, [], [(0, 1), (0, 5), (3, 5), (8, 9)]) == [[(3, 5), (8, 9)]]
+    # a place's name that names no person noun stays apart: "Portland , Oregon ... Oregon"
+    place = Doc(spacy.blank("en").vocab, words=["Portland", ",", "Oregon", ".", "Oregon"],
+                pos=["PROPN", "PUNCT", "PROPN", "PUNCT", "PROPN"], heads=[0, 0, 0, 0, 4],
+                deps=["ROOT", "punct", "appos", "punct", "ROOT"])
+    place.ents = [Span(place, 0, 1, label="GPE"), Span(place, 2, 3, label="GPE"),
+                  Span(place, 4, 5, label="GPE")]
+    assert link(place, [], [(0, 1), (0, 3), (2, 3), (4, 5)]) == [[(2, 3), (4, 5)]]
+
+
 def test_a_word_that_two_entities_share_links_neither():
     # Jane Bennet read . Lydia Bennet laughed . Bennet left .
     words = ["Jane", "Bennet", "read", ".", "Lydia", "Bennet", "laughed", ".", "Bennet", "left"]
