@@ -11,6 +11,11 @@ after it), its subject as the speaker and its object or "to" phrase as the addre
 and its second-person pronouns into the addressee's (taking each out of the cluster it was
 in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
 found is left as it is. Without a parse nothing changes.
+
+A letter or an email is one speaker's words to one reader: `letter_parties` reads the name
+its greeting addresses ("Dear Mr. Hallworth,", "Hi Daniel,") and the name it is signed with
+("Best, Ruth", "Yours sincerely, Peter Amos"), and outside its quotes its "I" goes with the
+signature and its "you" with the greeting, as a quote's do with its speaker and addressee.
 """
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
@@ -45,6 +50,15 @@ OBJECT_DEPS = frozenset(("dobj", "dative", "iobj"))
 NOMINAL_POS = frozenset(("NOUN", "PROPN", "PRON"))
 # the dependents kept in a speaker's span: "the old fisherman", "Mrs. Gray", "her brother"
 NOUN_PHRASE_DEPS = frozenset(("det", "amod", "compound", "poss", "nummod", "case"))
+# A letter's greeting and sign-off (`letter_parties`): the greeting within the first
+# tokens, the sign-off within the last ones, each followed by a name
+GREETINGS = frozenset(("dear", "hi", "hello", "hey", "hiya", "greetings"))
+SIGN_OFFS = frozenset((
+    "best", "regards", "sincerely", "faithfully", "truly", "cheers", "thanks", "yours", "love",
+    "wishes", "warmly", "respectfully",
+))
+LETTER_EDGE_TOKENS = 30
+MAX_NAME_TOKENS = 4
 # fmt: on
 
 
@@ -121,9 +135,19 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
         more each).
     """
     quotes = quote_speakers(doc)
-    if not quotes:
+    writer, reader = letter_parties(doc)
+    if not quotes and writer is None and reader is None:
         return clusters
     moves, separations = [], []
+    if writer is not None or reader is not None:
+        quoted = {i for start, end in find_quotes(doc) for i in range(start, end)}
+        for token in doc:
+            form = token.lower_
+            if token.i in quoted or (form not in FIRST_SINGULAR and form not in SECOND):
+                continue
+            target = writer if form in FIRST_SINGULAR else reader
+            if target is not None:
+                moves.append(((token.i, token.i + 1), target))
     for quote in quotes:
         for token in doc[quote.start : quote.end]:
             form = token.lower_
@@ -145,6 +169,51 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     for pronoun, other in separations:
         groups.separate(pronoun, groups.mention_of(other))
     return groups.clusters()
+
+
+def letter_parties(doc: Doc) -> Tuple[Optional[MentionOffset], Optional[MentionOffset]]:
+    """A letter's writer and reader: the name after a sign-off among its last tokens ("Best,
+    Ruth"), and the name after a greeting among its first ("Dear Mr. Hallworth:"), each None
+    where there is none. A greeting inside a quote, or one to a word that is no name ("Hi
+    everyone"), does not count.
+
+    doc (Doc): the doc (parsed: without a parse, neither is read).
+    RETURNS (Tuple[Optional[MentionOffset], Optional[MentionOffset]]): writer, reader.
+    """
+    if not doc.has_annotation("DEP") or not len(doc):
+        return None, None
+    quoted = {i for start, end in find_quotes(doc) for i in range(start - 1, end + 1)}
+    reader = None
+    for token in doc[:LETTER_EDGE_TOKENS]:
+        if token.lower_ in GREETINGS and token.i not in quoted:
+            reader = _name_after(doc, token.i + 1, (",", ":", "!"))
+            if reader is not None:
+                break
+    writer = None
+    first = max(0, len(doc) - LETTER_EDGE_TOKENS)
+    for token in reversed(doc[first:]):
+        if token.lower_ in SIGN_OFFS and token.i not in quoted:
+            after = token.i + 1
+            if after < len(doc) and doc[after].text in (",", "!", "."):
+                writer = _name_after(doc, after + 1, None)
+            if writer is not None:
+                break
+    return writer, reader
+
+
+def _name_after(doc: Doc, start: int, ends: Optional[Tuple[str, ...]]) -> Optional[MentionOffset]:
+    """The name (capitalised proper nouns, titles before them) that starts at `start` after
+    any line breaks, followed by one of `ends` (None: anything), or None."""
+    while start < len(doc) and doc[start].is_space:
+        start += 1
+    end = start
+    while end < len(doc) and end - start < MAX_NAME_TOKENS and doc[end].is_title:
+        end += 1
+    if end == start or doc[end - 1].pos_ != "PROPN":
+        return None
+    if ends is not None and (end == len(doc) or doc[end].text not in ends):
+        return None
+    return (start, end)
 
 
 def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:

@@ -4,7 +4,12 @@ import spacy
 from spacy.tokens import Doc
 
 from spacy_coref.pipeline.constraints import AGREEMENT, BINDING, QUOTES, decode_clusters
-from spacy_coref.pipeline.quotes import find_quotes, link_quote_pronouns, quote_speakers
+from spacy_coref.pipeline.quotes import (
+    find_quotes,
+    letter_parties,
+    link_quote_pronouns,
+    quote_speakers,
+)
 
 from test_constraints import scores_for  # noqa: E402 (the same folder)
 
@@ -123,3 +128,38 @@ def test_decoding_applies_quotes_only_when_asked():
     assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING]) == [[(1, 2), (8, 9)]]
     assert decode_clusters(doc, scores, 0.0, [QUOTES]) == [[(1, 2), (6, 7)]]
     assert decode_clusters(doc, scores, 0.0, [AGREEMENT, BINDING, QUOTES]) == [[(1, 2), (6, 7)]]
+
+
+def letter_doc(greeting="Dear"):
+    # Dear Mr. Hallworth , I wrote to you . " I am late , " he said . Yours sincerely , Peter Amos
+    words = [greeting, "Mr.", "Hallworth", ",", "I", "wrote", "to", "you", ".", '"', "I", "am",
+             "late", ",", '"', "he", "said", ".", "Yours", "sincerely", ",", "Peter", "Amos"]
+    pos = ["ADJ", "PROPN", "PROPN", "PUNCT", "PRON", "VERB", "ADP", "PRON", "PUNCT", "PUNCT",
+           "PRON", "AUX", "ADJ", "PUNCT", "PUNCT", "PRON", "VERB", "PUNCT", "PRON", "ADV",
+           "PUNCT", "PROPN", "PROPN"]
+    heads = [2, 2, 5, 2, 5, 5, 5, 6, 5, 16, 11, 16, 11, 16, 16, 16, 16, 16, 18, 18, 18, 22, 18]
+    deps = ["amod", "compound", "npadvmod", "punct", "nsubj", "ROOT", "prep", "pobj", "punct",
+            "punct", "nsubj", "ccomp", "acomp", "punct", "punct", "nsubj", "ROOT", "punct",
+            "ROOT", "advmod", "punct", "compound", "appos"]
+    lemmas = ["say" if w == "said" else w.lower() for w in words]
+    return Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads, deps=deps,
+               lemmas=lemmas)
+
+
+def test_a_letter_s_writer_and_reader():
+    doc = letter_doc()
+    writer, reader = letter_parties(doc)
+    assert doc[writer[0] : writer[1]].text == "Peter Amos"
+    assert doc[reader[0] : reader[1]].text == "Mr. Hallworth"
+    # outside the quote, "I" goes with the signature and "you" with the greeting; the quote's
+    # "I" goes with its own speaker
+    clusters = link_quote_pronouns(doc, [[(4, 5), (7, 8)]])
+    assert clusters == [[(1, 3), (7, 8), (18, 19)], [(4, 5), (21, 23)], [(10, 11), (15, 16)]]
+    # "Hi everyone" greets no one by name
+    assert letter_parties(letter_doc("Hello"))[1] == (1, 3)
+    everyone = Doc(spacy.blank("en").vocab, words=["Hi", "everyone", ",", "I", "am", "back"],
+                   pos=["INTJ", "PRON", "PUNCT", "PRON", "AUX", "ADV"],
+                   heads=[4, 0, 4, 4, 4, 4], deps=["intj", "npadvmod", "punct", "nsubj", "ROOT",
+                                                   "advmod"])
+    assert letter_parties(everyone) == (None, None)
+    assert letter_parties(Doc(spacy.blank("en").vocab, words=["Dear", "Ann", ","])) == (None, None)
