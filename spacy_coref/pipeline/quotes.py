@@ -59,6 +59,7 @@ SIGN_OFFS = frozenset((
 ))
 LETTER_EDGE_TOKENS = 30
 MAX_NAME_TOKENS = 4
+MAX_SIGNATURE_TAIL = 6
 # fmt: on
 
 
@@ -185,17 +186,26 @@ def letter_parties(doc: Doc) -> Tuple[Optional[MentionOffset], Optional[MentionO
     quoted = {i for start, end in find_quotes(doc) for i in range(start - 1, end + 1)}
     reader = None
     for token in doc[:LETTER_EDGE_TOKENS]:
-        if token.lower_ in GREETINGS and token.i not in quoted:
+        if token.lower_ in GREETINGS and token.is_title and token.i not in quoted:
             reader = _name_after(doc, token.i + 1, (",", ":", "!"))
             if reader is not None:
                 break
+    # a sign-off opens with a capital ("Best,", "Kind regards,", "Yours sincerely,"), a comma
+    # after it, and its name ends the text but for a few words ("Tomas from the support team")
     writer = None
-    first = max(0, len(doc) - LETTER_EDGE_TOKENS)
+    first = max(1, len(doc) - LETTER_EDGE_TOKENS)
     for token in reversed(doc[first:]):
-        if token.lower_ in SIGN_OFFS and token.i not in quoted:
-            after = token.i + 1
-            if after < len(doc) and doc[after].text in (",", "!", "."):
-                writer = _name_after(doc, after + 1, None)
+        after = token.i + 1
+        if (
+            token.lower_ in SIGN_OFFS
+            and (token.is_title or doc[token.i - 1].is_title)
+            and token.i not in quoted
+            and after < len(doc)
+            and doc[after].text in (",", "!")
+        ):
+            writer = _name_after(doc, after + 1, None)
+            if writer is not None and len(doc) - writer[1] > MAX_SIGNATURE_TAIL:
+                writer = None
             if writer is not None:
                 break
     return writer, reader

@@ -163,3 +163,15 @@ def test_a_letter_s_writer_and_reader():
                                                    "advmod"])
     assert letter_parties(everyone) == (None, None)
     assert letter_parties(Doc(spacy.blank("en").vocab, words=["Dear", "Ann", ","])) == (None, None)
+    # narration that ends in "thanks , Tom" signs nothing: a sign-off opens with a capital
+    words = ["I", "said", "thanks", ",", "Tom", "."]
+    narration = Doc(spacy.blank("en").vocab, words=words,
+                    pos=["PRON", "VERB", "NOUN", "PUNCT", "PROPN", "PUNCT"],
+                    heads=[1, 1, 1, 1, 1, 1], deps=["nsubj", "ROOT", "dobj", "punct", "npadvmod",
+                                                    "punct"])
+    assert letter_parties(narration) == (None, None)
+    signed = Doc(spacy.blank("en").vocab, words=["I", "left", ".", "Thanks", ",", "Tom"],
+                 pos=["PRON", "VERB", "PUNCT", "NOUN", "PUNCT", "PROPN"],
+                 heads=[1, 1, 1, 3, 3, 3], deps=["nsubj", "ROOT", "punct", "ROOT", "punct",
+                                                  "appos"])
+    assert letter_parties(signed) == ((5, 6), None)
