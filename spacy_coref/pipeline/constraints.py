@@ -34,9 +34,8 @@ reliably, and their violations are the errors a user sees first:
   mention's cluster where agreement allows (`name_match.py`).
 * distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and
   "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore"), or two one-word place names ("Norway" and
-  "Canada"), are never in one cluster, even where a
-  pronoun between them was linked to both (`person_names.py`); with `names` on, a repeated
-  name does not bring them together either.
+  "Canada"), are never in one cluster, even where a pronoun between them was linked to both
+  (`person_names.py`); with `names` on, a repeated name does not bring them together either.
 * indefinites: a noun phrase with "a" or "an" ("a new library") introduces an entity: it
   takes no antecedent, though later mentions may take it as theirs. Appositives and
   predicates ("Ann, a nurse"; "Ann is a nurse") count too: the dev sets' annotations rarely
@@ -363,13 +362,12 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         first = first_word[starts]  # [n]
         named = numpy.where(first < ends, name_class[first], 0)
         classes = numpy.where((classes == 0) & all_title, named, classes)
-        if UNPARSED_NOUNS:
-            # a short phrase without punctuation, its last word as its head: "the defendant",
-            # "her aunt", "the jury"
-            noun = numpy.where(lower_case[last] > 0, _look_up(lower, *_NOUN_TABLE)[last], 0)
-            punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
-            short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
-            classes = numpy.where((classes == 0) & ~single & short, noun, classes)
+        # a short phrase without punctuation, its last word as its head: "the defendant",
+        # "her aunt", "the jury"
+        noun = numpy.where(lower_case[last] > 0, _look_up(lower, *_NOUN_TABLE)[last], 0)
+        punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
+        short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
+        classes = numpy.where((classes == 0) & ~single & short, noun, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     # no parse to find the head: any span from "a" or "an" on counts as indefinite
@@ -410,7 +408,6 @@ _NOUN_CLASS = {
     **GENDERED_WORDS,
 }
 _NOUN_TABLE = _hash_table(_NOUN_CLASS)
-UNPARSED_NOUNS = True
 MAX_UNPARSED_NOUN_WORDS = 4
 
 
@@ -696,7 +693,7 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         if all(t.is_title for t in span):
             return _first_name_class(span)
         short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
-        if UNPARSED_NOUNS and len(span) > 1 and short and span[-1].is_lower:
+        if len(span) > 1 and short and span[-1].is_lower:
             return _NOUN_CLASS.get(span[-1].lower_, 0)
         return 0
     if root.pos_ == "PRON":

@@ -145,13 +145,10 @@ def read_parse(doc: Doc) -> ParseView:
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
     # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
     # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor")
-    numeral = [
-        d in COMPOUND_DEPS and p == PRON and low == _LOWER_I and pos[h] == PROPN
-        for d, p, low, h in zip(dep, pos, lower, heads)
-    ]
     can_start = [
-        ok and d not in BAD_START_DEPS and p not in BAD_START_POS and not num
-        for ok, d, p, num in zip(can_end, dep, pos, numeral)
+        ok and d not in BAD_START_DEPS and p not in BAD_START_POS
+        and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
+        for ok, d, p, low, h in zip(can_end, dep, pos, lower, heads)
     ]
     entity = [-1] * n
     for index, ent in enumerate(doc.ents):

@@ -148,13 +148,12 @@ def link_repeated_names(
         words = _without_titles(key) if key is not None else ()
         if len(words) > 1 and _is_person(doc, groups[g], names, person_words):
             for short in ((words[0],), (words[-1],), _titles(key) + (words[-1],)):
-                if len(short) < len(key):
-                    holders.setdefault(short, set()).add(g)
+                holders.setdefault(short, set()).add(g)
     for g, key in enumerate(keys):
-        if key is None:
+        if key is None or len(_without_titles(key)) != 1:
             continue
-        short = key if len(key) == 1 else _titles(key) + _without_titles(key)
-        if len(_without_titles(key)) == 1 and short in holders:
+        short = _titles(key) + _without_titles(key)  # "kurz", or "dr" and "archie"
+        if short in holders:
             # of "Alice Dowson" and "Jim Dowson", a "Dowson" that is "he" can only be Jim
             own = group_classes[find(g)]
             entities = {find(h) for h in holders[short]}
@@ -244,10 +243,7 @@ def name_words(
 
 def _titles(words: Tuple[str, ...]) -> Tuple[str, ...]:
     """The titles before a name's words, without their full stops ("dr." and "dr": "dr")."""
-    out = []
-    for word in words[: len(words) - len(_without_titles(words))]:
-        out.append(word.rstrip("."))
-    return tuple(out)
+    return tuple(word.rstrip(".") for word in words[: len(words) - len(_without_titles(words))])
 
 
 def _without_titles(words: Tuple[str, ...]) -> Tuple[str, ...]:

@@ -51,7 +51,7 @@ from .name_match import (
 
 # the entity types of places whose one-word names are read (not facilities: "the Ritz" may be
 # "the hotel", and names of buildings are many words)
-PLACE_ENTS = frozenset(("GPE", "LOC"))
+PLACE_NAME_ENTS = frozenset(("GPE", "LOC"))
 FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
 # Without a parse: capitalised words that are no names, and what comes before a sentence
 NOT_NAMES = frozenset((
@@ -92,7 +92,7 @@ def person_name(
         return None
     person = person or is_persons_word(span, person_words)
     name = _read(words, person or span.root.ent_type_ in PERSON_ENTS)
-    if name is None and len(words) == 1 and span.root.ent_type_ in PLACE_ENTS:
+    if name is None and len(words) == 1 and span.root.ent_type_ in PLACE_NAME_ENTS:
         return PersonName(frozenset(words), None, None, place=True)
     return name
 

@@ -49,10 +49,11 @@ PERSON_NOUNS = frozenset((
 # Left out: nouns that also name one person's side, a place or a thing ("party", "court",
 # "house", "bench", "side").
 COLLECTIVE_NOUNS = frozenset((
-    "family", "household", "jury", "police", "committee", "council", "board", "panel", "commission", "government",
-    "parliament", "congress", "senate", "cabinet", "ministry", "administration", "team", "crew",
-    "squad", "army", "navy", "regiment", "battalion", "platoon", "crowd", "audience", "public",
-    "staff", "faculty", "company", "firm", "corporation", "agency", "department", "union",
-    "association", "club", "band", "orchestra", "choir", "gang", "tribe", "mob", "delegation",
+    "family", "household", "jury", "police", "committee", "council", "board", "panel",
+    "commission", "government", "parliament", "congress", "senate", "cabinet", "ministry",
+    "administration", "team", "crew", "squad", "army", "navy", "regiment", "battalion",
+    "platoon", "crowd", "audience", "public", "staff", "faculty", "company", "firm",
+    "corporation", "agency", "department", "union", "association", "club", "band", "orchestra",
+    "choir", "gang", "tribe", "mob", "delegation",
 ))
 # fmt: on

@@ -95,16 +95,19 @@ def find_quotes(doc: Doc) -> List[Tuple[int, int]]:
     return quotes
 
 
-def quote_speakers(doc: Doc) -> List[QuoteSpeaker]:
+def quote_speakers(
+    doc: Doc, quotes: Optional[List[Tuple[int, int]]] = None
+) -> List[QuoteSpeaker]:
     """The quotes of a parsed doc whose speech tag is found, with their speaker and addressee.
 
     doc (Doc): the doc (with a dependency parse; without one, no quote is attributed).
+    quotes (Optional[List[Tuple[int, int]]]): the doc's `find_quotes`, if already found.
     RETURNS (List[QuoteSpeaker]): one per attributed quote, in document order.
     """
     if not doc.has_annotation("DEP"):
         return []
     found = []
-    for start, end in find_quotes(doc):
+    for start, end in find_quotes(doc) if quotes is None else quotes:
         verb = _speech_verb(doc, start, end)
         if verb is None:
             continue
@@ -135,13 +138,16 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order (two mentions or
         more each).
     """
-    quotes = quote_speakers(doc)
-    writer, reader = letter_parties(doc)
+    if not doc.has_annotation("DEP"):
+        return clusters
+    marked = find_quotes(doc)
+    quotes = quote_speakers(doc, marked)
+    writer, reader = letter_parties(doc, marked)
     if not quotes and writer is None and reader is None:
         return clusters
     moves, separations = [], []
     if writer is not None or reader is not None:
-        quoted = {i for start, end in find_quotes(doc) for i in range(start, end)}
+        quoted = {i for start, end in marked for i in range(start, end)}
         for token in doc:
             form = token.lower_
             if token.i in quoted or (form not in FIRST_SINGULAR and form not in SECOND):
@@ -172,18 +178,29 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     return groups.clusters()
 
 
-def letter_parties(doc: Doc) -> Tuple[Optional[MentionOffset], Optional[MentionOffset]]:
+def letter_parties(
+    doc: Doc, quotes: Optional[List[Tuple[int, int]]] = None
+) -> Tuple[Optional[MentionOffset], Optional[MentionOffset]]:
     """A letter's writer and reader: the name after a sign-off among its last tokens ("Best,
     Ruth"), and the name after a greeting among its first ("Dear Mr. Hallworth:"), each None
     where there is none. A greeting inside a quote, or one to a word that is no name ("Hi
     everyone"), does not count.
 
     doc (Doc): the doc (parsed: without a parse, neither is read).
+    quotes (Optional[List[Tuple[int, int]]]): the doc's `find_quotes`, if already found.
     RETURNS (Tuple[Optional[MentionOffset], Optional[MentionOffset]]): writer, reader.
     """
     if not doc.has_annotation("DEP") or not len(doc):
         return None, None
-    quoted = {i for start, end in find_quotes(doc) for i in range(start - 1, end + 1)}
+    quotes = find_quotes(doc) if quotes is None else quotes
+    # the tokens, marks included, of the quotes that reach the first or the last tokens
+    last = len(doc) - LETTER_EDGE_TOKENS
+    quoted = {
+        i
+        for start, end in quotes
+        if start - 1 < LETTER_EDGE_TOKENS or end >= last
+        for i in range(start - 1, end + 1)
+    }
     reader = None
     for token in doc[:LETTER_EDGE_TOKENS]:
         if token.lower_ in GREETINGS and token.is_title and token.i not in quoted:
