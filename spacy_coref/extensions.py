@@ -30,6 +30,8 @@ PairScores = Dict[MentionOffset, Dict[MentionOffset, float]]
 _PRONOUN_TAGS = {"PRP", "PRP$", "WP", "WP$"}
 _RELATIVE_TAGS = {"WP", "WP$", "WDT"}
 _VERB_POS = {"VERB", "AUX"}
+# what follows a head without naming it further: a replacement text ends before it
+_CLAUSE_DEPS = {"relcl", "acl", "appos"}
 _NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
 _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
@@ -322,10 +324,26 @@ class _Resolver:
         if c not in self.main_texts:
             main = self.clusters[c].main
             end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
+            end = _end_before_clause(main, end)
             self.main_texts[c] = self.render(
                 main.start, end, trailing_ws=False, visiting=visiting | {c}
             )
         return self.main_texts[c]
+
+
+def _end_before_clause(main: Span, end: int) -> int:
+    """Where a main mention's replacement text ends: before a clause or an apposition after its
+    head ("a golden fish, which begged him" replaces "it" as "a golden fish"). Needs a parse."""
+    root = main.root
+    if not root.dep:
+        return end
+    cut = end
+    for child in root.rights:
+        if child.i < end and (child.dep_ in _CLAUSE_DEPS or child.text == ","):
+            cut = min(cut, child.left_edge.i)
+    while cut > root.i + 1 and main.doc[cut - 1].is_punct:
+        cut -= 1
+    return cut
 
 
 def _match_case(text: str, mention: Span, main: Span) -> str:

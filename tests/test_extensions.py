@@ -178,6 +178,18 @@ def test_resolved_possessives_realistic(nlp_sm):
     assert doc._.coref_resolved == ALICE_RESOLVED
 
 
+def test_resolved_main_mention_without_its_clause(nlp_sm):
+    # the main mention is the whole phrase; the text replacing "it" stops before its clause
+    doc = nlp_sm("He caught a golden fish, which begged him for mercy. He let it go.")
+    fish = next(t for t in doc if t.text == "fish")
+    it = next(t for t in doc if t.text == "it")
+    whole = doc[fish.i - 2 : next(t for t in doc if t.text == "mercy").i + 1]
+    assert whole.root == fish  # the parse the cut reads
+    set_clusters(doc, [[(whole.start, whole.end), (it.i, it.i + 1)]])
+    assert doc._.coref_clusters[0].main.text == whole.text
+    assert doc._.coref_resolved.endswith("He let a golden fish go.")
+
+
 def test_resolved_possessives_hand_built(alice):
     assert alice._.coref_resolved == ALICE_RESOLVED
     assert alice.text == "Alice saw Bob. She waved at him. Her hat fell."

@@ -46,6 +46,9 @@ reliably, and their violations are the errors a user sees first:
 * same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
   laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter"
   in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
+* whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
+  hold "the little house in Great Britain Street" becomes that (`whole_phrases.py`); applied
+  last.
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -85,6 +88,7 @@ from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .same_head import merge_nested_same_head, one_mention_per_head
+from .whole_phrases import whole_phrases
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -96,9 +100,10 @@ CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.p
 SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (same_head.py)
 CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
 GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (groups.py)
+WHOLE_PHRASES = "whole_phrases"  # "the house in Great Britain Street", not "the house"
 CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
-    CATAPHORA, GROUPS,
+    CATAPHORA, GROUPS, WHOLE_PHRASES,
 )
 INDEFINITE_ARTICLES = {"a", "an"}
 
@@ -552,6 +557,9 @@ def decode_clusters(
                 classes = mention_classes(spans, mentions.classes)
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
+    if WHOLE_PHRASES in constraints:
+        # last: the other rules read the mentions the model linked
+        clusters = whole_phrases(doc, clusters, spans.tolist())
     return clusters
 
 

@@ -8,6 +8,8 @@ Where the outer mention goes on after the inner one ("Greta" and "Greta, who lau
 GAP's scoring and a user looking for "Greta" match by its last word. Where it only adds words
 before it ("Netherlands" and "the Netherlands"), it keeps the one the model scores higher as a
 mention.
+`whole_phrases` (after this) then grows the mention kept to its whole noun phrase where
+that is a candidate, but for a person's name.
 
 Where the two are in different clusters ("old Cotter" in one, "Cotter" at the same place in
 another), one entity has been split in two: the clusters become one first

@@ -1,0 +1,135 @@
+"""Whole phrases: a mention is its whole noun phrase. The candidates hold a noun phrase and the
+shorter phrases inside it with the same head word ("the little house in Great Britain Street"
+and "the little house"), and the model often links the shorter one. LitBank and OntoGUM
+annotate the whole phrase, with its words before the head ("old Cotter", "all my patients"),
+its prepositional phrases ("the Committee of Public Safety") and its relative clauses ("this
+lady, about whom there were some singular stories"), and a user reads the whole phrase as the
+thing meant ("the doctor in small Colorado towns" is not any doctor).
+
+Each mention of a cluster becomes the longest candidate with its head word that holds it and
+adds only such words. Not an apposition ("Highbury, the large and populous village": LitBank
+annotates it as a mention of its own), a possessive ending ("Emma 's"), quotation marks, a
+question word ("What school"), an adverb or adjective after the head ("the children sick");
+pronouns stay as they are ("them both"). A person's name takes nothing after it ("Mary
+Chaworth, whom he met at school", "Kristy Puchko of The Playlist"; a person's: the entity
+recognizer's, or one in a cluster with "he" or "she"): the name alone picks its
+referent, a user looks for it as it stands, and GAP's scoring finds a name by its last word
+(such parts cost GAP dev 0.9 F1). Other names do ("the Committee of Public Safety", "India,
+where homeopathy is in common use"). A plural noun or a verb before a name is a parse's
+error ("Wikinews interviews Mario J. Lucero"), not part of it, and so is what follows a noun
+the parse makes the root of its sentence ("Residents who opposed the plan gathered outside"
+as one noun phrase). A longer phrase that is a mention of a cluster already stays where it
+is: no mention is in two clusters.
+"""
+from collections import defaultdict
+from typing import Dict, FrozenSet, List, Sequence, Set
+
+from spacy.tokens import Doc, Token
+
+from ..types import ClusterOffsets, MentionOffset
+
+# what a phrase may add before its head: determiners, adjectives, nouns and names, numbers,
+# possessors, predeterminers ("all", "such") and modifiers of a compound name
+BEFORE_HEAD = frozenset(("det", "amod", "compound", "nummod", "poss", "nmod", "predet"))
+# and after it: prepositional phrases and relative clauses, set off by commas or not
+AFTER_HEAD = frozenset(("prep", "relcl"))
+SET_OFF = frozenset((",", "(", ")", "-", "--", "–", "—"))
+QUOTATION_MARKS = frozenset(('"', "“", "”", "‘", "’", "'", "`", "``", "''", "„"))
+QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))
+# before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman"
+NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "VB", "VBD", "VBP", "VBZ"))
+PERSONAL_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
+
+
+def whole_phrases(
+    doc: Doc, clusters: ClusterOffsets, candidates: Sequence[Sequence[int]]
+) -> ClusterOffsets:
+    """The clusters with each mention replaced by its whole noun phrase among the candidates
+    (see the module's docstring). Docs without a parse are left as they are.
+
+    doc (Doc): the doc the clusters are in.
+    clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
+    candidates (Sequence): [C] (start, end) token offsets of the candidate mentions.
+    RETURNS (List[List[Tuple[int, int]]]): the clusters, each sorted, in their order.
+    """
+    if not doc.has_annotation("DEP") or not clusters:
+        return clusters
+    by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
+    for start, end in candidates:
+        start, end = int(start), int(end)
+        by_head[doc[start:end].root.i].append((start, end))
+    taken: Set[MentionOffset] = {mention for cluster in clusters for mention in cluster}
+    result = []
+    for cluster in clusters:
+        # a person's cluster: its names are people's whatever the entity recognizer says
+        person = any(e - s == 1 and doc[s].lower_ in PERSONAL_PRONOUNS for s, e in cluster)
+        grown = {_whole_phrase(doc, mention, by_head, taken, person) for mention in cluster}
+        result.append(sorted(grown))
+    return result
+
+
+def _whole_phrase(
+    doc: Doc,
+    mention: MentionOffset,
+    by_head: Dict[int, List[MentionOffset]],
+    taken: Set[MentionOffset],
+    person: bool,
+) -> MentionOffset:
+    start, end = mention
+    head = doc[start:end].root
+    if head.pos_ == "PRON":
+        return mention
+    best = mention
+    for outer in by_head.get(head.i, ()):
+        if outer == mention or not (outer[0] <= start and end <= outer[1]) or outer in taken:
+            continue
+        if outer[1] - outer[0] <= best[1] - best[0]:
+            continue
+        if _adds_phrase_words_only(doc, head.i, mention, outer, person):
+            best = outer
+    return best
+
+
+def _adds_phrase_words_only(
+    doc: Doc, head: int, inner: MentionOffset, outer: MentionOffset, person: bool
+) -> bool:
+    """Whether the words `outer` adds to `inner` are parts of the noun phrase of `head`."""
+    if outer[1] > inner[1]:
+        name = doc[head].pos_ == "PROPN"
+        if doc[head].ent_type_ == "PERSON" or (name and person) or doc[head].dep_ == "ROOT":
+            return False
+    before = range(outer[0], inner[0])
+    if doc[head].pos_ == "PROPN" and any(doc[i].tag_ in NOT_BEFORE_A_NAME_TAGS for i in before):
+        return False
+    after = range(inner[1], outer[1])
+    return _attached(doc, head, before, BEFORE_HEAD, after_head=False) and _attached(
+        doc, head, after, AFTER_HEAD, after_head=True
+    )
+
+
+def _attached(
+    doc: Doc, head: int, indices: range, relations: FrozenSet[str], after_head: bool
+) -> bool:
+    """Whether each token at `indices` hangs from `head` by one of `relations` (through the
+    child of `head` whose subtree holds it); after the head, commas and dashes may set it off."""
+    for index in indices:
+        token = doc[index]
+        if token.text in QUOTATION_MARKS:
+            return False
+        if token.text in SET_OFF:
+            if after_head:
+                continue
+            return False
+        if not after_head and token.tag_ in QUESTION_WORD_TAGS:
+            return False
+        relation = _relation_to(token, head)
+        if relation not in relations:
+            return False
+    return True
+
+
+def _relation_to(token: Token, head: int) -> str:
+    """The dependency label of the child of `head` whose subtree holds `token` ("" if none)."""
+    while token.head.i != head and token.head.i != token.i:
+        token = token.head
+    return token.dep_ if token.head.i == head and token.i != head else ""

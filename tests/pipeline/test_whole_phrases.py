@@ -1,0 +1,142 @@
+"""The whole_phrases constraint: a mention is its whole noun phrase among the candidates.
+Docs are built by hand (words, heads, deps, tags, entities), scores too, with sentences of
+our own."""
+import spacy
+from spacy.tokens import Doc
+from test_constraints import scores_for  # noqa: E402 (the same folder)
+
+from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
+from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.pipeline.whole_phrases import whole_phrases
+
+POS = {"DT": "DET", "JJ": "ADJ", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "NNP": "PROPN",
+       "VBD": "VERB", "VBZ": "VERB", ",": "PUNCT", "CC": "CCONJ", "PRP": "PRON", ".": "PUNCT",
+       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET"}
+
+
+def parsed(words, heads, deps, tags, ents=None):
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
+               pos=[POS[t] for t in tags], ents=ents)
+
+
+def house_doc():
+    # The little house in Dublin burned , and it fell .
+    return parsed(
+        ["The", "little", "house", "in", "Dublin", "burned", ",", "and", "it", "fell", "."],
+        [2, 2, 5, 2, 3, 5, 5, 5, 9, 5, 5],
+        ["det", "amod", "nsubj", "prep", "pobj", "ROOT", "punct", "cc", "nsubj", "conj",
+         "punct"],
+        ["DT", "JJ", "NN", "IN", "NNP", "VBD", ",", "CC", "PRP", "VBD", "."],
+    )
+
+
+HOUSE, LITTLE_HOUSE, HOUSE_IN_DUBLIN, DUBLIN, IT = (2, 3), (1, 3), (0, 5), (4, 5), (8, 9)
+
+
+def test_whole_phrases_is_a_constraint_of_the_default():
+    assert "whole_phrases" in CONSTRAINTS
+    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
+    assert "whole_phrases" in config["components"]["coref_cluster"]["constraints"]
+
+
+def test_a_linked_part_of_a_phrase_becomes_the_whole_phrase():
+    doc = house_doc()
+    spans = [HOUSE_IN_DUBLIN, LITTLE_HOUSE, HOUSE, DUBLIN, IT]
+    # "it" links to "house" best; no other link
+    scores = scores_for(spans, [[], [-5.0], [-5.0, -5.0], [-5.0] * 3, [0.5, 1.0, 2.0, -5.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[HOUSE, IT]]
+    # the longest candidate with the head "house" that adds words of its phrase
+    assert decode_clusters(doc, scores, 0.0, ["whole_phrases"]) == [[HOUSE_IN_DUBLIN, IT]]
+    # among fewer candidates, the longest there is
+    assert whole_phrases(doc, [[HOUSE, IT]], [LITTLE_HOUSE, HOUSE, IT]) == [[LITTLE_HOUSE, IT]]
+
+
+def test_a_phrase_that_is_a_mention_already_stays_in_its_cluster():
+    doc = house_doc()
+    clusters = [[HOUSE_IN_DUBLIN, DUBLIN], [HOUSE, IT]]
+    candidates = [HOUSE_IN_DUBLIN, HOUSE, DUBLIN, IT]
+    assert whole_phrases(doc, clusters, candidates) == clusters
+
+
+def test_pronouns_and_docs_without_a_parse_stay_as_they_are():
+    doc = house_doc()
+    # "it fell" would hold the pronoun with its verb: a pronoun is never grown
+    assert whole_phrases(doc, [[HOUSE_IN_DUBLIN, IT]], [(8, 10), IT]) == [[HOUSE_IN_DUBLIN, IT]]
+    bare = Doc(spacy.blank("en").vocab, words=[t.text for t in doc])
+    candidates = [HOUSE_IN_DUBLIN, HOUSE, IT]
+    assert whole_phrases(bare, [[HOUSE, IT]], candidates) == [[HOUSE, IT]]
+
+
+def highbury_doc():
+    # Highbury , the village , grew . Emma 's sister left .
+    return parsed(
+        ["Highbury", ",", "the", "village", ",", "grew", ".", "Emma", "'s", "sister", "left",
+         "."],
+        [5, 0, 3, 0, 0, 5, 5, 9, 7, 10, 10, 10],
+        ["nsubj", "punct", "det", "appos", "punct", "ROOT", "punct", "poss", "case", "nsubj",
+         "ROOT", "punct"],
+        ["NNP", ",", "DT", "NN", ",", "VBD", ".", "NNP", "POS", "NN", "VBD", "."],
+    )
+
+
+def test_an_apposition_or_a_possessive_ending_is_not_part_of_the_phrase():
+    doc = highbury_doc()
+    highbury, with_apposition = (0, 1), (0, 5)
+    emma, emma_s = (7, 8), (7, 9)
+    clusters = [[highbury, emma]]  # not a sensible cluster: the spans alone matter here
+    assert whole_phrases(doc, clusters, [with_apposition, highbury, emma_s, emma]) == clusters
+
+
+def names_doc(person):
+    # Mary , who sang , left . She smiled . (or: India , where ...)
+    words = ["Mary" if person else "India", ",", "who", "sang", ",", "left", ".", "She",
+             "smiled", "."]
+    return parsed(
+        words,
+        [5, 0, 3, 0, 0, 5, 5, 8, 8, 8],
+        ["nsubj", "punct", "nsubj", "relcl", "punct", "ROOT", "punct", "nsubj", "ROOT",
+         "punct"],
+        ["NNP", ",", "WP", "VBD", ",", "VBD", ".", "PRP", "VBD", "."],
+        ents=["B-PERSON" if person else "B-GPE"] + ["O"] * 9,
+    )
+
+
+def test_a_persons_name_takes_no_clause_after_it_and_other_names_do():
+    name, name_who, left, she = (0, 1), (0, 4), (5, 6), (7, 8)
+    person, place = names_doc(True), names_doc(False)
+    assert whole_phrases(person, [[name, left]], [name, name_who]) == [[name, left]]
+    assert whole_phrases(place, [[name, left]], [name, name_who]) == [[name_who, left]]
+    # a name in a cluster with "she" is a person's, whatever the entity recognizer says
+    assert whole_phrases(place, [[name, she]], [name, name_who]) == [[name, she]]
+
+
+def test_a_verb_before_a_name_is_not_part_of_it():
+    # Reuters interviews Ana Ruiz . / The young Ana Ruiz smiled .
+    misparsed = parsed(
+        ["Reuters", "interviews", "Ana", "Ruiz", "."],
+        [1, 3, 3, 3, 3],
+        ["compound", "compound", "compound", "ROOT", "punct"],
+        ["NNP", "VBZ", "NNP", "NNP", "."],
+    )
+    assert whole_phrases(misparsed, [[(2, 4), (4, 5)]], [(0, 4), (2, 4)]) == [[(2, 4), (4, 5)]]
+    young = parsed(
+        ["The", "young", "Ana", "Ruiz", "smiled", "."],
+        [3, 3, 3, 4, 4, 4],
+        ["det", "amod", "compound", "nsubj", "ROOT", "punct"],
+        ["DT", "JJ", "NNP", "NNP", "VBD", "."],
+    )
+    assert whole_phrases(young, [[(2, 4), (5, 6)]], [(0, 4), (2, 4)]) == [[(0, 4), (5, 6)]]
+
+
+def test_quotation_marks_and_question_words_are_not_part_of_the_phrase():
+    # What school ? " the Crown " , she said .
+    doc = parsed(
+        ["What", "school", "?", "``", "the", "Crown", "''", ",", "she", "said", "."],
+        [1, 9, 9, 5, 5, 9, 5, 9, 9, 9, 9],
+        ["det", "dobj", "punct", "punct", "det", "dobj", "punct", "punct", "nsubj", "ROOT",
+         "punct"],
+        ["WDT", "NN", ".", "``", "DT", "NNP", "''", ",", "PRP", "VBD", "."],
+    )
+    clusters = [[(1, 2), (5, 6)]]
+    assert whole_phrases(doc, clusters, [(0, 2), (1, 2), (3, 7), (5, 6)]) == clusters
+    assert whole_phrases(doc, clusters, [(4, 6), (1, 2), (5, 6)]) == [[(1, 2), (4, 6)]]
