@@ -238,7 +238,9 @@ def resolve_text(doc: Doc) -> str:
       cluster whose main mention is a pronoun or a verb (a pronoun is never replaced by another
       pronoun).
     - The replacement is the main mention's text, itself resolved (so "his mother" reads
-      "John's mother" everywhere) and without a trailing possessive "'s".
+      "John's mother" everywhere), without a trailing possessive "'s", and, in a parsed doc,
+      without a clause or apposition after its head ("a golden fish, which begged him" gives
+      "a golden fish").
     - Possessives: a possessive pronoun (tag PRP$, dep `poss`, or his/its/their/my/your/our/mine/
       yours/hers/ours/theirs) becomes main + "'s", or main + "'" if the main ends in "s" (AP style,
       never wrong for plurals: "the students'"); a mention ending in a possessive "'s" keeps its
