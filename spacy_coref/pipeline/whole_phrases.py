@@ -12,14 +12,14 @@ annotates it as a mention of its own), a possessive ending ("Emma 's"), quotatio
 question word ("What school"), an adverb or adjective after the head ("the children sick");
 pronouns stay as they are ("them both"). A person's name takes nothing after it ("Mary
 Chaworth, whom he met at school", "Kristy Puchko of The Playlist"; a person's: the entity
-recognizer's, or one in a cluster with "he" or "she"): the name alone picks its
-referent, a user looks for it as it stands, and GAP's scoring finds a name by its last word
-(such parts cost GAP dev 0.9 F1). Other names do ("the Committee of Public Safety", "India,
-where homeopathy is in common use"). A plural noun or a verb before a name is a parse's
+recognizer's, or one in a cluster with "he" or "she"): the name alone picks its referent, a
+user looks for it as it stands, and GAP's scoring finds a name by its last word (such parts
+cost GAP dev 0.9 F1). Other names do ("the Committee of Public Safety", "India, where
+homeopathy is in common use"). A plural noun, a pronoun or a verb before a name is a parse's
 error ("Wikinews interviews Mario J. Lucero"), not part of it, and so is what follows a noun
-the parse makes the root of its sentence ("Residents who opposed the plan gathered outside"
-as one noun phrase). A longer phrase that is a mention of a cluster already stays where it
-is: no mention is in two clusters.
+the parse makes the root of its sentence ("Residents who opposed the plan gathered outside" as
+one noun phrase). A longer phrase that is a mention of a cluster already stays where it is: no
+mention is in two clusters.
 """
 from collections import defaultdict
 from typing import Dict, FrozenSet, List, Sequence, Set
@@ -36,8 +36,9 @@ AFTER_HEAD = frozenset(("prep", "relcl"))
 SET_OFF = frozenset((",", "(", ")", "-", "--", "–", "—"))
 QUOTATION_MARKS = frozenset(('"', "“", "”", "‘", "’", "'", "`", "``", "''", "„"))
 QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))
-# before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman"
-NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "VB", "VBD", "VBP", "VBZ"))
+# before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman",
+# a heading's numeral read as "I" ("CHAPTER I Emma Woodhouse")
+NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "PRP", "VB", "VBD", "VBP", "VBZ"))
 PERSONAL_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
 
 

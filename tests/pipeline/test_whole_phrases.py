@@ -110,7 +110,7 @@ def test_a_persons_name_takes_no_clause_after_it_and_other_names_do():
     assert whole_phrases(place, [[name, she]], [name, name_who]) == [[name, she]]
 
 
-def test_a_verb_before_a_name_is_not_part_of_it():
+def test_a_verb_or_pronoun_before_a_name_is_not_part_of_it():
     # Reuters interviews Ana Ruiz . / The young Ana Ruiz smiled .
     misparsed = parsed(
         ["Reuters", "interviews", "Ana", "Ruiz", "."],
@@ -119,6 +119,14 @@ def test_a_verb_before_a_name_is_not_part_of_it():
         ["NNP", "VBZ", "NNP", "NNP", "."],
     )
     assert whole_phrases(misparsed, [[(2, 4), (4, 5)]], [(0, 4), (2, 4)]) == [[(2, 4), (4, 5)]]
+    # CHAPTER I Ana Ruiz : a heading's numeral, tagged as the pronoun
+    heading = parsed(
+        ["CHAPTER", "I", "Ana", "Ruiz", "."],
+        [3, 3, 3, 3, 3],
+        ["compound", "compound", "compound", "ROOT", "punct"],
+        ["NN", "PRP", "NNP", "NNP", "."],
+    )
+    assert whole_phrases(heading, [[(2, 4), (4, 5)]], [(1, 4), (2, 4)]) == [[(2, 4), (4, 5)]]
     young = parsed(
         ["The", "young", "Ana", "Ruiz", "smiled", "."],
         [3, 3, 3, 4, 4, 4],
