@@ -341,8 +341,9 @@ def _end_before_clause(main: Span, end: int) -> int:
         return end
     cut = end
     for child in root.rights:
-        if child.i < end and (child.dep_ in _CLAUSE_DEPS or child.text == ","):
-            cut = min(cut, child.left_edge.i)
+        starts = child.left_edge.i  # after the head but for a crossing (non-projective) arc
+        if child.i < end and starts > root.i and (child.dep_ in _CLAUSE_DEPS or child.text == ","):
+            cut = min(cut, starts)
     while cut > root.i + 1 and main.doc[cut - 1].is_punct:
         cut -= 1
     return cut
