@@ -27,13 +27,15 @@ from typing import Dict, FrozenSet, List, Sequence, Set
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
+from .same_head import SET_OFF as SAME_HEAD_SET_OFF
 
 # what a phrase may add before its head: determiners, adjectives, nouns and names, numbers,
 # possessors, predeterminers ("all", "such") and modifiers of a compound name
 BEFORE_HEAD = frozenset(("det", "amod", "compound", "nummod", "poss", "nmod", "predet"))
-# and after it: prepositional phrases and relative clauses, set off by commas or not
+# and after it: prepositional phrases and relative clauses, set off by commas or not (a
+# bracket that opens such a part also closes it)
 AFTER_HEAD = frozenset(("prep", "relcl"))
-SET_OFF = frozenset((",", "(", ")", "-", "--", "–", "—"))
+SET_OFF = SAME_HEAD_SET_OFF | {")"}
 QUOTATION_MARKS = frozenset(('"', "“", "”", "‘", "’", "'", "`", "``", "''", "„"))
 QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))
 # before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman",
