@@ -73,6 +73,8 @@ def _run(args, tmp_path):
     return subprocess.run(cmd + args, capture_output=True, text=True, env=env, cwd=ROOT)
 
 
+# nine worker processes, each loading its models: about 100 s, so with the slow runs
+@pytest.mark.slow
 def test_tiny_benchmark_run(unlabeled, tmp_path):
     fastcoref = BENCH_PYTHON.exists()
     args = ["--data", str(unlabeled), "--n-docs", "4", "--output", str(tmp_path / "out.json"),
