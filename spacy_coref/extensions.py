@@ -36,6 +36,7 @@ _NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
 _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
+_GREETINGS = {"dear", "dearest", "hi", "hello", "hey"}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
 _PERSONAL = {
@@ -328,7 +329,7 @@ class _Resolver:
             end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
             end = _end_before_clause(main, end)
             self.main_texts[c] = self.render(
-                main.start, end, trailing_ws=False, visiting=visiting | {c}
+                _start_after_greeting(main), end, trailing_ws=False, visiting=visiting | {c}
             )
         return self.main_texts[c]
 
@@ -347,6 +348,15 @@ def _end_before_clause(main: Span, end: int) -> int:
     while cut > root.i + 1 and main.doc[cut - 1].is_punct:
         cut -= 1
     return cut
+
+
+def _start_after_greeting(main: Span) -> int:
+    """Where a main mention's replacement text starts: after the greeting of a letter or an
+    email, which OntoGUM annotates as part of the name ("Dear Hannah" replaces "you" as
+    "Hannah")."""
+    if len(main) > 1 and main[0].text.lower() in _GREETINGS and main[1].text[:1].isupper():
+        return main.start + 1
+    return main.start
 
 
 def _match_case(text: str, mention: Span, main: Span) -> str:

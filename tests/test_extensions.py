@@ -267,6 +267,11 @@ def test_resolved_nesting(words, tags, clusters, expected):
         # a nominal mention takes the main's text
         ("Barack Obama spoke . The president left", "NNP NNP VBD . DT NN VBD",
          [[(0, 2), (4, 6)]], "Barack Obama spoke. Barack Obama left"),
+        # a letter's greeting is no part of the name that replaces "you"
+        ("Dear Mr. Patel , thank you", "JJ NNP NNP , VBP PRP", [[(0, 3), (5, 6)]],
+         "Dear Mr. Patel, thank Mr. Patel"),
+        ("Hi Grace , can you come", "UH NNP , MD PRP VB", [[(0, 2), (4, 5)]],
+         "Hi Grace, can Grace come"),
     ],
 )
 # fmt: on

@@ -124,17 +124,21 @@ COLLECTIVE = 1024
 # Noun phrases joined by a conjunction ("the river and the farms"): plural, and never "it".
 # The decoding's alone: the features read PLURAL.
 CONJOINED = 2048
+# "here" and "there", where the mention rules take them: a place, never "he", "she" or a
+# person noun ("There she met the physicist"). The decoding's alone.
+PLACE = 4096
 # In a doc with speakers, "I" of each speaker (`speaker_persons`): one bit per speaker, up to
-# 51 of them; the first-person mentions of two speakers are two people.
-FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 12, 51
+# 50 of them; the first-person mentions of two speakers are two people.
+FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 13, 50
 SPEAKERS = ((1 << MAX_SPEAKER_BITS) - 1) << FIRST_SPEAKER_BIT
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
-    MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE,
-    FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE,
+    MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE | PLACE,
+    FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE | PLACE,
     NEUTER: MASCULINE | FEMININE | HUMAN | CONJOINED,  # an organisation is "it" and "they"
     CONJOINED: NEUTER | MASCULINE | FEMININE,
-    HUMAN: NEUTER | COLLECTIVE,
+    HUMAN: NEUTER | COLLECTIVE | PLACE,
+    PLACE: MASCULINE | FEMININE | HUMAN,
     COLLECTIVE: MASCULINE | FEMININE | HUMAN,
     PLURAL: MASCULINE | FEMININE,
     # persons, in text without quotes: a third-person pronoun is never "I", "we" or "you",
@@ -152,7 +156,8 @@ CONFLICTS = {
 # parse, only the persons and speakers are: the fast pipeline's GAP drops 1.1 with every class
 # cut (docs/constraints_and_features.md).
 ALL_CLASSES = (
-    MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | COLLECTIVE | CONJOINED | PERSONS | SPEAKERS
+    MASCULINE | FEMININE | NEUTER | PLURAL | HUMAN | COLLECTIVE | CONJOINED | PLACE | PERSONS
+    | SPEAKERS
 )
 
 # fmt: off
@@ -217,6 +222,7 @@ GROUP_WORDS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", 
                "dozen", "couple", "pair"}
 # entity types of places, where a lone first name that is also a place's name is read as one
 PLACE_ENTS = {"GPE", "LOC", "FAC"}
+PLACE_ADVERBS = frozenset(("here", "there"))
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
@@ -296,10 +302,11 @@ def mention_constraints(
     heads = numpy.full(n, -1, dtype="int64")
     possessed = numpy.full(n, -1, dtype="int64")
     indefinite = numpy.zeros(n, dtype=bool)
+    names = _capitalised_mid_sentence(doc) if first_names else frozenset()
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
         root = span.root
-        classes[i] = _agreement_class(span, root, True, first_names)
+        classes[i] = _agreement_class(span, root, True, first_names, names)
         reflexive[i] = len(span) == 1 and (
             root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
         )
@@ -688,11 +695,15 @@ def conflicting_classes(classes: int) -> int:
     return out
 
 
-def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
+def _agreement_class(
+    span, root: Token, parsed: bool, first_names: bool, names: FrozenSet[str] = frozenset()
+) -> int:
     if len(span) == 1 or root.pos_ == "PRON":
         pronoun = AGREEMENT_BY_PRONOUN.get(root.lower_)
         if pronoun is not None:
             return pronoun
+    if first_names and len(span) == 1 and root.lower_ in PLACE_ADVERBS:
+        return PLACE
     if not parsed:
         # no parse: a name alone ("Alice", "Alice Okafor", "Dr. Alice Okafor"), or a short
         # phrase by its last word ("the defendant"; `_unparsed_constraints`)
@@ -708,7 +719,7 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
         return 0
     if any(t.dep_ == "conj" and t.head == root for t in span):
         return PLURAL | CONJOINED
-    if root.tag_ == "NNS":
+    if root.tag_ == "NNS" and not (first_names and _plural_tagged_name(root, names)):
         return PLURAL
     if root.lower_ in GROUP_WORDS:
         return PLURAL
@@ -735,6 +746,19 @@ def _agreement_class(span, root: Token, parsed: bool, first_names: bool) -> int:
     if first_names and person:
         return _first_name_class(name) or _apposition_class(root)
     return 0
+
+
+def _capitalised_mid_sentence(doc: Doc) -> FrozenSet[str]:
+    """The capitalised words of a doc that stand somewhere inside a sentence: names."""
+    return frozenset(t.text for t in doc if t.is_title and not t.is_sent_start)
+
+
+def _plural_tagged_name(token: Token, names: FrozenSet[str]) -> bool:
+    """Whether a word tagged as a plural noun is a name: the small tagger tags names that end
+    in "s" so ("Simmons", "Hicks"), and "he" could then not take them. A capitalised word that
+    the NER calls a person, or that is capitalised inside a sentence (`names`), which a
+    plural noun is only at the start of one ("Farmers planted corn")."""
+    return token.is_title and (token.ent_type_ == "PERSON" or token.text in names)
 
 
 def _naming_name_class(span, noun: Token) -> int:

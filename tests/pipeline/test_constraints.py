@@ -16,6 +16,7 @@ from spacy_coref.pipeline.constraints import (
     HUMAN,
     MASCULINE,
     NEUTER,
+    PLACE,
     PLURAL,
     _agreement_class,
     binding_masks,
@@ -28,7 +29,7 @@ from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
        "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM",
-       ":": "PUNCT"}
+       ":": "PUNCT", "RB": "ADV"}
 
 
 def parsed(words, heads, deps, tags):
@@ -76,6 +77,49 @@ def test_classes_from_pronouns_gendered_nouns_plurals_and_coordination():
     # "Ann and Bo" plural (and conjoined), "Ann" feminine (a first name), her feminine, "her
     # aunt" feminine (its head), "the twins" plural, he masculine
     assert classes == [PLURAL | CONJOINED, FEMININE, FEMININE, FEMININE, PLURAL, MASCULINE]
+
+
+def test_a_name_tagged_as_a_plural_noun_is_a_name():
+    # Farmers thanked Simmons . Simmons left . Owings smiled .  (the tagger's NNS for each)
+    doc = parsed(
+        ["Farmers", "thanked", "Simmons", ".", "Simmons", "left", ".", "Owings", "smiled", "."],
+        [1, 1, 1, 1, 5, 5, 5, 8, 8, 8],
+        ["nsubj", "ROOT", "dobj", "punct", "nsubj", "ROOT", "punct", "nsubj", "ROOT", "punct"],
+        ["NNS", "VBD", "NNS", ".", "NNS", "VBD", ".", "NNS", "VBD", "."],
+    )
+    doc.ents = [Span(doc, 7, 8, label="PERSON")]
+    spans = [(0, 1), (2, 3), (4, 5), (7, 8)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    # a capitalised plural noun that starts its sentence stays plural; "Simmons" is a name
+    # inside a sentence, so at the start of the next one too; the NER makes "Owings" a person
+    assert classes == [PLURAL, 0, 0, 0]
+    assert not conflicting_classes(MASCULINE) & classes[1]  # "he" may take Simmons
+    # the model's features read the tags as they were trained: all four plural
+    features_view = mention_constraints(doc, spans, first_names=False, controlled=False)
+    assert features_view.classes.tolist() == [PLURAL] * 4
+
+
+def test_here_and_there_are_places_never_a_person():
+    # Ann lived there . There she met Bo .
+    doc = parsed(
+        ["Ann", "lived", "there", ".", "There", "she", "met", "Bo", "."],
+        [1, 1, 1, 1, 6, 6, 6, 6, 6],
+        ["nsubj", "ROOT", "advmod", "punct", "advmod", "nsubj", "ROOT", "dobj", "punct"],
+        ["NNP", "VBD", "RB", ".", "RB", "PRP", "VBD", "NNP", "."],
+    )
+    spans = [(0, 1), (2, 3), (4, 5), (5, 6), (7, 8)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes[1] == classes[2] == PLACE
+    assert conflicting_classes(FEMININE) & PLACE and conflicting_classes(HUMAN) & PLACE
+    assert not conflicting_classes(PLACE) & (NEUTER | PLURAL)  # "there" may be "it"
+    # the model linked "There" to "she" above all: the place goes, Ann keeps "she"
+    pair_scores = [[], [1.0], [2.0, 6.0], [5.0, 1.0, 7.0], [-1.0, -1.0, -1.0, -1.0]]
+    scores = scores_for(spans, pair_scores)
+    clusters = decode_clusters(doc, scores, 0.0, ["agreement"])
+    assert [(0, 1), (5, 6)] in clusters and not any((5, 6) in c and (4, 5) in c for c in clusters)
+    # the model's features read the words as they were trained: no class
+    features_view = mention_constraints(doc, spans, first_names=False, controlled=False)
+    assert features_view.classes.tolist()[1:3] == [0, 0]
 
 
 def test_a_number_or_both_at_the_head_makes_a_group():
