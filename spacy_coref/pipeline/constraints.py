@@ -252,6 +252,9 @@ class MentionConstraints(NamedTuple):
     heads: numpy.ndarray  # [M] token index of the syntactic head, -1 without a parse
     possessed: numpy.ndarray  # [M] head of the noun phrase it is the possessor of, -1 if none
     indefinite: numpy.ndarray  # [M] bool: a noun phrase with "a" or "an"
+    # [M] token index of the verb whose object or prepositional object it is, -1 if none
+    argument_of: numpy.ndarray
+    pronoun: numpy.ndarray  # [M] bool: a personal pronoun ("them", "it")
 
 
 def check_null_scores_by_form(by_form: Dict[str, float], name: str) -> Dict[str, float]:
@@ -302,6 +305,8 @@ def mention_constraints(
     heads = numpy.full(n, -1, dtype="int64")
     possessed = numpy.full(n, -1, dtype="int64")
     indefinite = numpy.zeros(n, dtype=bool)
+    argument_of = numpy.full(n, -1, dtype="int64")
+    pronoun = numpy.zeros(n, dtype=bool)
     names = _capitalised_mid_sentence(doc) if first_names else frozenset()
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
@@ -314,13 +319,17 @@ def mention_constraints(
         if root.dep_ == "poss" and root.head.lower_ not in ADDRESS_TITLES:
             possessed[i] = root.head.i
         indefinite[i] = span[0].lower_ in INDEFINITE_ARTICLES and root.pos_ == "NOUN"
+        argument_of[i] = _verb_of_object(root)
+        pronoun[i] = len(span) == 1 and root.tag_ == "PRP"
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
             subjects[i] = -1 if subject is None else subject.i
     if first_names:
         _share_apposition_classes(doc, spans, classes)
-    return MentionConstraints(classes, roots, subjects, reflexive, heads, possessed, indefinite)
+    return MentionConstraints(
+        classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun
+    )
 
 
 def _share_apposition_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray):
@@ -385,7 +394,8 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
     # no parse to find the head: any span from "a" or "an" on counts as indefinite
     indefinite = _look_up(lower, *_INDEFINITE_TABLE).astype(bool)[starts] & ~single
     return MentionConstraints(
-        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(), indefinite
+        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(), indefinite,
+        unbound.copy(), numpy.zeros(n, dtype=bool),
     )
 
 
@@ -429,7 +439,8 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     mentions (MentionConstraints): the doc's kept mentions.
     antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): forbidden [M, K] (an argument and the subject
-        of its clause, either way round) and required [M, K] (a reflexive's own subject).
+        of its clause, either way round, and two objects of one verb where one is a pronoun)
+        and required [M, K] (a reflexive's own subject).
     """
     roots, subjects = mentions.roots, mentions.clause_subjects
     # the mention's clause subject is the antecedent's head, or the other way round
@@ -438,7 +449,12 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     reflexive = mentions.reflexive[:, None]  # [M, 1]
     forbidden = (mention_bound & ~reflexive) | (antecedent_bound & ~mentions.reflexive[antecedents])
     required = mention_bound & reflexive  # [M, K]
-    return forbidden, required
+    # two objects of one verb, one of them a pronoun: "serve them with the fish"
+    verbs, pronoun = mentions.argument_of, mentions.pronoun
+    objects = (verbs[:, None] >= 0) & (verbs[:, None] == verbs[antecedents])
+    objects &= pronoun[:, None] | pronoun[antecedents]
+    objects &= ~reflexive & ~mentions.reflexive[antecedents] & (roots[:, None] != roots[antecedents])
+    return forbidden | objects, required
 
 
 def part_possessors(
@@ -538,8 +554,9 @@ def decode_clusters(
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         # agreement between the merged clusters even where the setting leaves agreement out:
-        # "Jordan ... he" and "Jordan ... she" are two people
-        classes = mention_classes(spans, mentions.classes)
+        # "Jordan ... he" and "Jordan ... she" are two people; and persons, as in clustering:
+        # in a transcript "Jones: My grandmother ... She" and "Jones: ... I" are two
+        classes = _classes_by_mention(doc, spans, mentions)
         clashes = None
         if names is not None:
             clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
@@ -553,7 +570,7 @@ def decode_clusters(
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         if classes is None:
-            classes = mention_classes(spans, mentions.classes)
+            classes = _classes_by_mention(doc, spans, mentions)
         clusters = link_cataphora(doc, clusters, spans.tolist(), mentions.heads.tolist(), classes,
                                   CATAPHORIC_PRONOUNS, conflicting_classes)
     if SAME_HEAD in constraints:
@@ -561,13 +578,22 @@ def decode_clusters(
             if mentions is None:
                 mentions = mention_constraints(doc, spans)
             if classes is None:
-                classes = mention_classes(spans, mentions.classes)
+                classes = _classes_by_mention(doc, spans, mentions)
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     if WHOLE_PHRASES in constraints:
         # last: the other rules read the mentions the model linked
         clusters = whole_phrases(doc, clusters, spans.tolist())
     return clusters
+
+
+def _classes_by_mention(
+    doc: Doc, spans: numpy.ndarray, mentions: MentionConstraints
+) -> Dict[Tuple[int, int], int]:
+    """Each mention's agreement classes with the persons that clustering reads, for the rules
+    that merge clusters after it."""
+    persons = speaker_persons(doc, spans, narration_persons(doc, spans, mentions.classes))
+    return mention_classes(spans, persons)
 
 
 def antecedents_of_he_and_she(
@@ -833,6 +859,15 @@ def _complement_subject(root: Token, reflexive: bool) -> bool:
         and clause.tag_ not in FINITE_TAGS
         and clause.head.pos_ in VERB_POS
     )
+
+
+def _verb_of_object(root: Token) -> int:
+    """The verb whose object or prepositional object `root` is, or -1."""
+    if root.dep_ in OBJECT_DEPS and root.head.pos_ in VERB_POS:
+        return root.head.i
+    if root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
+        return root.head.head.i
+    return -1
 
 
 def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:

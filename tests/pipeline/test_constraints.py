@@ -707,3 +707,54 @@ def test_without_a_parse_a_span_from_an_article_on_is_indefinite():
     assert mention_constraints(doc, spans).indefinite.tolist() == [False, True, False, False]
     scores = scores_for(spans, [[], [3.0], [1.0, 2.0], [-1.0, -1.0, -1.0]])
     assert decode_clusters(doc, scores, 0.0, ["indefinites"]) == [[(5, 8), (10, 11)]]
+
+
+def test_repeated_names_keep_persons_apart():
+    # Jones : I paint . Jones : She died .  (a transcript without quotes: "I" is Jones, "She"
+    # someone else, though the model linked the second "Jones" to her)
+    doc = parsed(
+        ["Jones", ":", "I", "paint", ".", "Jones", ":", "She", "died", "."],
+        [3, 3, 3, 3, 3, 8, 8, 8, 8, 8],
+        ["dep", "punct", "nsubj", "ROOT", "punct", "dep", "punct", "nsubj", "ROOT", "punct"],
+        ["NNP", ":", "PRP", "VBD", ".", "NNP", ":", "PRP", "VBD", "."],
+    )
+    spans = [(0, 1), (2, 3), (5, 6), (7, 8)]
+    pair_scores = [[], [5.0], [-1.0, -1.0], [-1.0, -1.0, 5.0]]
+    scores = scores_for(spans, pair_scores)
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (2, 3)], [(5, 6), (7, 8)]]
+    # the repeated name would join the two; "I" and "She" are two people
+    clusters = decode_clusters(doc, scores, 0.0, ["agreement", "names"])
+    assert clusters == [[(0, 1), (2, 3)], [(5, 6), (7, 8)]]
+
+
+def test_two_objects_of_one_verb_are_apart_where_one_is_a_pronoun():
+    # Serve them with the fish .
+    doc = parsed(
+        ["Serve", "them", "with", "the", "fish", "."],
+        [0, 0, 0, 4, 2, 0],
+        ["ROOT", "dobj", "prep", "det", "pobj", "punct"],
+        ["VBD", "PRP", "IN", "DT", "NN", "."],
+    )
+    spans = [(1, 2), (3, 5)]
+    mentions = mention_constraints(doc, spans)
+    assert mentions.argument_of.tolist() == [0, 0]
+    assert mentions.pronoun.tolist() == [True, False]
+    antecedents = numpy.array([[0], [0]])
+    forbidden, _ = binding_masks(mentions, antecedents)
+    assert forbidden[1, 0]  # "the fish" is not "them"
+    scores = scores_for(spans, [[], [4.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(1, 2), (3, 5)]]
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == []
+
+
+def test_a_reflexive_object_may_take_the_other_object():
+    # Ann showed Bo himself .  (a reflexive is bound, not kept apart)
+    doc = parsed(
+        ["Ann", "showed", "Bo", "himself", "."],
+        [1, 1, 1, 1, 1],
+        ["nsubj", "ROOT", "dative", "dobj", "punct"],
+        ["NNP", "VBD", "NNP", "PRP", "."],
+    )
+    mentions = mention_constraints(doc, [(2, 3), (3, 4)])
+    forbidden, _ = binding_masks(mentions, numpy.array([[0], [0]]))
+    assert not forbidden[1, 0]
