@@ -6,10 +6,11 @@ its antecedent, is left alone: users see "she" in no cluster, or in a cluster of
 `link_cataphora` joins it to the subject where the parse shows the fronted part (an adverbial
 clause or a prepositional phrase of the subject's verb, ending before the subject) and the
 subject is known to agree: a name or noun of the pronoun's gender (by its first name, title or
-a gendered noun), a person's name of unknown gender for "he" and "she", a plural for "they".
-A subject whose agreement is unknown ("the office", "the customer") is left alone: the rule
-has no list of which nouns are people, and "When he arrived, the office was empty" must not
-link. "It" is left to the model for the same reason. The pronoun's cluster (if it has one)
+a gendered noun), a person's name of unknown gender or a noun for a person of either gender
+("the pilot", `person_nouns.py`) for "he" and "she", a plural for "they". A subject whose
+agreement is unknown ("the office", and "the customer", which also names a company) is left
+alone: "When he arrived, the office was empty" must not link. "It" is left to the model for
+the same reason. The pronoun's cluster (if it has one)
 and the subject's join only when their agreement classes do not conflict.
 """
 from typing import Callable, Dict, List, Optional, Sequence
@@ -114,8 +115,11 @@ def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class:
     root = doc[mention[0] : mention[1]].root
     if root.pos_ not in SUBJECT_POS:
         return False  # a pronoun ("When he left, he ...") or a number
+    from .constraints import FEMININE, HUMAN, MASCULINE  # the constraints module imports this one
+
+    person_pronoun = pronoun_class in (MASCULINE, FEMININE)
+    if mention_class == HUMAN:
+        return person_pronoun  # a person of either gender: "the customer", "the pilot"
     if mention_class:
         return mention_class == pronoun_class
-    from .constraints import FEMININE, MASCULINE  # the constraints module imports this one
-
-    return pronoun_class in (MASCULINE, FEMININE) and root.ent_type_ == PERSON_LABEL
+    return person_pronoun and root.ent_type_ == PERSON_LABEL

@@ -67,6 +67,20 @@ def test_no_link_where_the_genders_differ_or_the_subject_is_no_known_person():
     assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]]) == [[PRONOUN, SUBJECT]]
 
 
+def test_a_person_noun_of_either_gender_takes_he_or_she():
+    # When she landed , the pilot called home .  ("pilot" is a person noun, either gender)
+    words = ["When", "she", "landed", ",", "the", "pilot", "called", "home", "."]
+    heads = [2, 2, 6, 6, 5, 6, 6, 6, 6]
+    deps = ["advmod", "nsubj", "advcl", "punct", "det", "nsubj", "ROOT", "advmod", "punct"]
+    tags = ["WRB", "PRP", "VBD", ",", "DT", "NN", "VBD", "RB", "."]
+    assert decode(parsed(words, heads, deps, tags), [(1, 2), (4, 6)], [[], [-3.0]]) == [
+        [(1, 2), (4, 6)]
+    ]
+    # a plural pronoun does not take the pilot
+    words[1], tags[1] = "they", "PRP"
+    assert decode(parsed(words, heads, deps, tags), [(1, 2), (4, 6)], [[], [-3.0]]) == []
+
+
 def test_no_link_to_a_subject_of_unknown_agreement():
     # When he arrived , the office was empty .
     doc = parsed(
