@@ -6,7 +6,8 @@ are, and dialogue is where a reader notices first that "I" went to the wrong per
 `quote_speakers` finds each quote (between paired double quotation marks: `"`, `“ ”`, PTB's
 `` and '') and its speech tag from the dependency parse: a verb of saying ("said", "told",
 "asked", ...) that the quote hangs from (or hangs from the quote, or stands right before or
-after it), its subject as the speaker and its object or "to" phrase as the addressee.
+after it), its subject as the speaker and its object or "to" phrase as the addressee; a
+reply ("Mia replied") without one is said to the speaker of the quote before it.
 `link_quote_pronouns` then moves the quote's first-person pronouns into the speaker's cluster
 and its second-person pronouns into the addressee's (taking each out of the cluster it was
 in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
@@ -42,6 +43,10 @@ SPEECH_VERBS = frozenset((
     "confess", "complain", "argue", "recall", "joke", "boast", "assure", "urge", "greet",
     "rejoin", "retort", "return", "resume", "pray", "chorus", "drawl", "hint",
 ))
+# A quote tagged with one of these and no addressee is said to the speaker of the quote before
+# it, if that one ends at most REPLY_WINDOW tokens before
+REPLY_VERBS = frozenset(("reply", "answer", "respond", "retort", "rejoin"))
+REPLY_WINDOW = 60
 FIRST_SINGULAR = frozenset(("i", "me", "my", "mine", "myself"))
 FIRST_PLURAL = frozenset(("we", "us", "our", "ours", "ourselves"))
 SECOND = frozenset(("you", "your", "yours", "yourself", "yourselves"))
@@ -121,9 +126,11 @@ def quote_speakers(
             addressee = _addressee(verb, inside)
         if speaker is None or speaker.i in inside:
             continue
+        addressed = None if addressee is None else _phrase(addressee)
+        if addressed is None and found and verb.lemma_.lower() in REPLY_VERBS:
+            addressed = _replied_to(doc, found[-1], start, _phrase(speaker))
         found.append(QuoteSpeaker(
-            start, end, _phrase(speaker),
-            None if addressee is None else _phrase(addressee), _is_plural(speaker),
+            start, end, _phrase(speaker), addressed, _is_plural(speaker),
         ))
     return found
 
@@ -226,6 +233,18 @@ def letter_parties(
             if writer is not None:
                 break
     return writer, reader
+
+
+def _replied_to(
+    doc: Doc, before: QuoteSpeaker, start: int, speaker: MentionOffset
+) -> Optional[MentionOffset]:
+    """The addressee of a reply: the speaker of the quote before it ('"Where are my glasses?"
+    Grandpa asked. "On your head," Mia replied.'), unless that one is far or the same words."""
+    if start - before.end > REPLY_WINDOW:
+        return None
+    if doc[before.speaker[0] : before.speaker[1]].text == doc[speaker[0] : speaker[1]].text:
+        return None
+    return before.speaker
 
 
 def _name_after(doc: Doc, start: int, ends: Optional[Tuple[str, ...]]) -> Optional[MentionOffset]:

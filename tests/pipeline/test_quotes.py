@@ -175,3 +175,31 @@ def test_a_letter_s_writer_and_reader():
                  heads=[1, 1, 1, 3, 3, 3], deps=["nsubj", "ROOT", "punct", "ROOT", "punct",
                                                   "appos"])
     assert letter_parties(signed) == ((5, 6), None)
+
+
+def reply_doc(verb="replied", lemma="reply"):
+    # " Where is my hat ? " Tom asked . " On your head , " Ann replied .
+    return parsed([
+        ('"', 8, "punct", "PUNCT", '"'), ("Where", 2, "advmod", "ADV", "where"),
+        ("is", 8, "ccomp", "AUX", "be"), ("my", 4, "poss", "PRON", "my"),
+        ("hat", 2, "nsubj", "NOUN", "hat"), ("?", 2, "punct", "PUNCT", "?"),
+        ('"', 8, "punct", "PUNCT", '"'), ("Tom", 8, "nsubj", "PROPN", "Tom"),
+        ("asked", 8, "ROOT", "VERB", "ask"), (".", 8, "punct", "PUNCT", "."),
+        ('"', 17, "punct", "PUNCT", '"'), ("On", 17, "prep", "ADP", "on"),
+        ("your", 13, "poss", "PRON", "your"), ("head", 11, "pobj", "NOUN", "head"),
+        (",", 17, "punct", "PUNCT", ","), ('"', 17, "punct", "PUNCT", '"'),
+        ("Ann", 17, "nsubj", "PROPN", "Ann"), (verb, 17, "ROOT", "VERB", lemma),
+        (".", 17, "punct", "PUNCT", "."),
+    ])
+
+
+def test_a_reply_is_said_to_the_speaker_of_the_quote_before():
+    quotes = quote_speakers(reply_doc())
+    assert [(q.speaker, q.addressee) for q in quotes] == [((7, 8), None), ((16, 17), (7, 8))]
+    spans = [(3, 4), (7, 8), (12, 13), (16, 17)]
+    scores = scores_for(spans, [[], [-2.0], [-2.0, -2.0], [-2.0, -2.0, -2.0]])
+    clusters = decode_clusters(reply_doc(), scores, 0.0, [QUOTES])
+    assert [(3, 4), (7, 8), (12, 13)] in clusters  # "my" and "your" are Tom
+    # a quote that is only said, not replied, has no addressee from the one before
+    said = quote_speakers(reply_doc("said", "say"))
+    assert said[1].addressee is None
