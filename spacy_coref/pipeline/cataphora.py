@@ -10,8 +10,8 @@ a gendered noun), a person's name of unknown gender or a noun for a person of ei
 ("the pilot", `person_nouns.py`) for "he" and "she", a plural for "they". A subject whose
 agreement is unknown ("the office", and "the customer", which also names a company) is left
 alone: "When he arrived, the office was empty" must not link. "It" is left to the model for
-the same reason. The pronoun's cluster (if it has one)
-and the subject's join only when their agreement classes do not conflict.
+the same reason. The pronoun's cluster (if it has one) and the subject's join only when
+their agreement classes do not conflict.
 """
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -111,7 +111,8 @@ def _fronted_subject(pronoun: Token) -> Optional[Token]:
 
 def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class: int) -> bool:
     """Whether the subject is known to agree with the pronoun: its class is the pronoun's, or
-    it is a person's name of unknown gender and the pronoun is "he" or "she"."""
+    it is a person's name of unknown gender or a person noun of either gender and the pronoun
+    is "he" or "she"."""
     root = doc[mention[0] : mention[1]].root
     if root.pos_ not in SUBJECT_POS:
         return False  # a pronoun ("When he left, he ...") or a number
@@ -119,7 +120,7 @@ def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class:
 
     person_pronoun = pronoun_class in (MASCULINE, FEMININE)
     if mention_class == HUMAN:
-        return person_pronoun  # a person of either gender: "the customer", "the pilot"
+        return person_pronoun  # a person of either gender: "the pilot", "the doctor"
     if mention_class:
         return mention_class == pronoun_class
     return person_pronoun and root.ent_type_ == PERSON_LABEL

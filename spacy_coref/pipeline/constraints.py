@@ -453,7 +453,8 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     verbs, pronoun = mentions.argument_of, mentions.pronoun
     objects = (verbs[:, None] >= 0) & (verbs[:, None] == verbs[antecedents])
     objects &= pronoun[:, None] | pronoun[antecedents]
-    objects &= ~reflexive & ~mentions.reflexive[antecedents] & (roots[:, None] != roots[antecedents])
+    objects &= ~reflexive & ~mentions.reflexive[antecedents]
+    objects &= roots[:, None] != roots[antecedents]
     return forbidden | objects, required
 
 
