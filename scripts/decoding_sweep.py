@@ -2,7 +2,8 @@
 scoring each dev doc once: the model's antecedent scores are kept and only the decoding is
 repeated, so a sweep of many settings costs one pass of the model.
 
-    python scripts/decoding_sweep.py [--model default] [--top-lambda 0.4] SETTING ...
+    python scripts/decoding_sweep.py [--model default] [--top-lambda 0.4] [--scores PATH]
+        [--set MODULE.NAME=EXPR] SETTING ...
 
 SETTING is comma-separated key=value pairs of `decode_clusters` options, e.g.
 `null=-0.5,constraints=binding` (constraints joined by "+", or "none"); `pronoun_null=-0.75`
@@ -10,10 +11,17 @@ gives it/its/itself and they/them/their/theirs/themselves that null score
 (`null_scores_by_form`; "none": no form has its own). An empty SETTING ("") is the model's
 own decoding, which every unnamed option keeps. Reads corpus/dev and corpus/gap-dev (`spacy
 project run convert`). --top-lambda: the candidates kept per token when scoring (the model's
-own setting by default).
+own setting by default). --scores PATH keeps the scored dev docs in a pickle and reads them
+from there on the next run (about 35 s saved each time; delete it when the model, the top
+lambda or the corpus changes). --set MODULE.NAME=EXPR (repeatable) sets a constant of a
+decoding module of `spacy_coref.pipeline` before decoding, to try a rule's variant on the
+same scores, e.g. `--set "constraints.PLACE_ADVERBS=frozenset()"`.
 """
+import importlib
+import pickle
 import sys
 import time
+from pathlib import Path
 
 from spacy_coref.annotations import set_clusters
 from spacy_coref.formats import read_docs
@@ -40,7 +48,9 @@ def parse_setting(text, own):
     return setting
 
 
-def main(settings, model="default", top_lambda=None):
+def score(model, top_lambda):
+    """The dev sets (references), the model's docs for them, each doc's scores (by position)
+    and the component's decoding settings."""
     nlp = load_coref_nlp(model)
     inner = nlp.get_pipe("coref").inner
     cluster = inner.get_pipe("coref_cluster")
@@ -63,15 +73,41 @@ def main(settings, model="default", top_lambda=None):
         preds[name] = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in refs), batch_size=8))
     print(f"scored in {time.perf_counter() - start:.0f} s", flush=True)
     scores_of = {id(doc): scores for doc, scores in kept}
-    prefix = cluster.cfg["spans_prefix"]
-    own = {"null": cluster.cfg.get("null_score", 0.0),
-           "constraints": list(cluster.cfg.get("constraints", [])),
-           "by_form": dict(cluster.cfg.get("null_scores_by_form", {}))}
+    scores = {name: [scores_of[id(doc)] for doc in docs] for name, docs in preds.items()}
+    return sets, preds, scores, dict(cluster.cfg)
+
+
+def set_constant(assignment):
+    """`--set MODULE.NAME=EXPR`: a decoding module's constant set to EXPR's value."""
+    target, expr = assignment.split("=", 1)
+    module_name, name = target.rsplit(".", 1)
+    module = importlib.import_module(f"spacy_coref.pipeline.{module_name}")
+    if not hasattr(module, name):
+        raise SystemExit(f"spacy_coref.pipeline.{module_name} has no {name}")
+    setattr(module, name, eval(expr, vars(module)))
+
+
+def main(settings, model="default", top_lambda=None, scores_path=None, assignments=()):
+    if scores_path is not None and Path(scores_path).exists():
+        with open(scores_path, "rb") as file_:
+            sets, preds, scores, cfg = pickle.load(file_)
+        print(f"scores read from {scores_path}", flush=True)
+    else:
+        sets, preds, scores, cfg = score(model, top_lambda)
+        if scores_path is not None:
+            with open(scores_path, "wb") as file_:
+                pickle.dump((sets, preds, scores, cfg), file_)
+    for assignment in assignments:
+        set_constant(assignment)
+    prefix = cfg["spans_prefix"]
+    own = {"null": cfg.get("null_score", 0.0),
+           "constraints": list(cfg.get("constraints", [])),
+           "by_form": dict(cfg.get("null_scores_by_form", {}))}
     for text in settings:
         setting = parse_setting(text, own)
-        for docs in preds.values():
-            for doc in docs:
-                clusters = decode_clusters(doc, scores_of[id(doc)], setting["null"],
+        for name, docs in preds.items():
+            for doc, doc_scores in zip(docs, scores[name]):
+                clusters = decode_clusters(doc, doc_scores, setting["null"],
                                            setting["constraints"], setting["by_form"])
                 set_clusters(doc, clusters, prefix)
         out = []
@@ -85,9 +121,13 @@ def main(settings, model="default", top_lambda=None):
 
 
 if __name__ == "__main__":
-    args, options = sys.argv[1:], {}
-    while args[:1] in (["--model"], ["--top-lambda"]):
+    args, options, assignments = sys.argv[1:], {}, []
+    while args[:1] in (["--model"], ["--top-lambda"], ["--scores"], ["--set"]):
         key, value, args = args[0], args[1], args[2:]
-        options["model" if key == "--model" else "top_lambda"] = (
-            value if key == "--model" else float(value))
-    main(args, **options)
+        if key == "--set":
+            assignments.append(value)
+        elif key == "--top-lambda":
+            options["top_lambda"] = float(value)
+        else:
+            options["model" if key == "--model" else "scores_path"] = value
+    main(args, assignments=assignments, **options)
