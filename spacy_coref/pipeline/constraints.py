@@ -133,8 +133,9 @@ FIRST_SPEAKER_BIT, MAX_SPEAKER_BITS = 13, 50
 SPEAKERS = ((1 << MAX_SPEAKER_BITS) - 1) << FIRST_SPEAKER_BIT
 # The classes that cannot share a cluster with each class.
 CONFLICTS = {
-    MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE | PLACE,
-    FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE | PLACE,
+    # a speaker's own "I" (SPEAKERS) is never "he" or "she"
+    MASCULINE: FEMININE | NEUTER | PLURAL | COLLECTIVE | PLACE | SPEAKERS,
+    FEMININE: MASCULINE | NEUTER | PLURAL | COLLECTIVE | PLACE | SPEAKERS,
     NEUTER: MASCULINE | FEMININE | HUMAN | CONJOINED,  # an organisation is "it" and "they"
     CONJOINED: NEUTER | MASCULINE | FEMININE,
     HUMAN: NEUTER | COLLECTIVE | PLACE,
@@ -717,8 +718,9 @@ def conflicting_classes(classes: int) -> int:
             out |= conflicts
     speakers = classes & SPEAKERS
     if speakers:
-        # another speaker's "I"; with two speakers' already, any speaker's
+        # another speaker's "I"; with two speakers' already, any speaker's; and "he" or "she"
         out |= SPEAKERS if speakers & (speakers - 1) else SPEAKERS & ~speakers
+        out |= MASCULINE | FEMININE
     return out
 
 

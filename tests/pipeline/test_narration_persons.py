@@ -99,6 +99,22 @@ def test_two_speakers_first_persons_are_parted():
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (9, 10)]]
 
 
+def test_a_speakers_i_is_never_he_or_she_even_in_a_doc_with_quotes():
+    # A: I met him . " Great , " she said .  (quotes: the persons are left to the quotes,
+    # but a speaker's own "I" is still no "he" or "she")
+    doc = words_doc(["I", "met", "him", ".", '"', "Great", ",", '"', "she", "said", "."])
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 11, label="A")]
+    spans = numpy.asarray([(0, 1), (2, 3), (8, 9)], dtype="int64")
+    classes = numpy.asarray([0, MASCULINE, FEMININE])
+    assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE, FEMININE]
+    i, him, she = speaker_persons(doc, spans, classes).tolist()
+    assert conflicting_classes(i) & she and conflicting_classes(him) & i
+    # the model put "she" with the speaker's "I": the cut sends her away
+    scores = scores_for([(0, 1), (2, 3), (8, 9)], [[], [-1.0], [4.0, -1.0]])
+    assert predict_clusters(scores) == [[(0, 1), (8, 9)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == []
+
+
 def test_we_is_plural_and_never_he_or_she():
     doc = words_doc(["we", "our", "us"])
     assert mention_constraints(doc, one_word_spans(doc)).classes.tolist() == [PLURAL] * 3
