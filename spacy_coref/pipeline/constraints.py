@@ -629,22 +629,24 @@ def antecedents_of_he_and_she(
 
 def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
     """The agreement classes plus each pronoun's person, in a doc without quotation marks (an
-    email, a report, a transcript): there "I", "we" and "you" are the writer or speaker, their
-    side and the reader or listener, never "he" or "they" ("ask Daniel ... your team"). In a
-    doc without speakers, "you" is also the reader (READER), never the writer's "I". Where
-    a quote may hold them, its speaker decides (`quotes.py`), so they are left alone; names and
-    nouns have no person ("I, Martin").
+    email, a report, a transcript) or with its speakers given: there "I", "we" and "you" are
+    the writer or speaker, their side and the reader or listener, never "he" or "they" ("ask
+    Daniel ... your team"). In a doc without speakers, "you" is also the reader (READER),
+    never the writer's "I". Where a quote may hold them and no speakers are given, its speaker
+    decides (`quotes.py`), so they are left alone; names and nouns have no person ("I,
+    Martin").
 
     doc (Doc): the doc.
     spans (numpy.ndarray): [M, 2] the mentions' token offsets.
     classes (numpy.ndarray): [M] their agreement classes.
     RETURNS (numpy.ndarray): [M] the classes, with the pronouns' persons (PERSONS).
     """
-    if any(t.text in QUOTATION_TOKENS for t in doc):
+    speakers = len(doc.spans.get(SPEAKERS_KEY, [])) > 0
+    if not speakers and any(t.text in QUOTATION_TOKENS for t in doc):
         return classes
     classes = classes.copy()
     one_word = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
-    reader = 0 if len(doc.spans.get(SPEAKERS_KEY, [])) else READER
+    reader = 0 if speakers else READER
     for i in one_word.tolist():
         person = PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
         classes[i] |= person | (reader if person == SECOND_PERSON else 0)

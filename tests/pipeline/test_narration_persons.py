@@ -100,13 +100,15 @@ def test_two_speakers_first_persons_are_parted():
 
 
 def test_a_speakers_i_is_never_he_or_she_even_in_a_doc_with_quotes():
-    # A: I met him . " Great , " she said .  (quotes: the persons are left to the quotes,
-    # but a speaker's own "I" is still no "he" or "she")
+    # A: I met him . " Great , " she said .  (with its speakers given, a doc with quotes
+    # counts persons too, and a speaker's own "I" is no "he" or "she")
     doc = words_doc(["I", "met", "him", ".", '"', "Great", ",", '"', "she", "said", "."])
     doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 11, label="A")]
     spans = numpy.asarray([(0, 1), (2, 3), (8, 9)], dtype="int64")
     classes = numpy.asarray([0, MASCULINE, FEMININE])
-    assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE, FEMININE]
+    assert narration_persons(doc, spans, classes).tolist() == [
+        FIRST_SINGULAR_PERSON, MASCULINE | THIRD_PERSON, FEMININE | THIRD_PERSON
+    ]
     i, him, she = speaker_persons(doc, spans, classes).tolist()
     assert conflicting_classes(i) & she and conflicting_classes(him) & i
     # the model put "she" with the speaker's "I": the cut sends her away
