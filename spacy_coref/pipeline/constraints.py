@@ -528,6 +528,9 @@ def decode_clusters(
         if CONTRASTS in constraints:
             apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart
+        if AGREEMENT in constraints and len(doc.spans.get(SPEAKERS_KEY, [])):
+            apart = speakers_you_apart(doc, spans, antecedents)
+            forbidden = apart if forbidden is None else forbidden | apart
         if GROUPS in constraints:
             members = group_member_antecedents(
                 doc, spans.tolist(), mentions.heads, antecedents, valid_antecedents(scores)
@@ -677,6 +680,37 @@ def speaker_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> n
         if bit < MAX_SPEAKER_BITS:
             classes[i] |= 1 << (FIRST_SPEAKER_BIT + bit)
     return classes
+
+
+def speakers_you_apart(
+    doc: Doc, spans: numpy.ndarray, antecedents: numpy.ndarray
+) -> numpy.ndarray:
+    """Which candidate antecedents are a speaker's "I" for a "you" said in that speaker's turn,
+    or the other way round: in a transcript a turn's "you" is someone else ("Do you have any
+    sharp objects on you? ... I need ..." in one turn are two people). Docs without speakers
+    have none.
+
+    doc (Doc): the doc, with its speakers in `doc.spans[SPEAKERS_KEY]`.
+    spans (numpy.ndarray): [M, 2] the kept mentions.
+    antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
+    RETURNS (numpy.ndarray): [M, K] bool.
+    """
+    speakers = get_speakers(doc)
+    first = numpy.full(len(spans), -1, dtype="int64")  # the speaker of an "I"
+    second = numpy.full(len(spans), -1, dtype="int64")  # the speaker who says a "you"
+    ids: Dict[str, int] = {}
+    for i in numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1).tolist():
+        token = doc[int(spans[i, 0])]
+        speaker = speakers[token.i]
+        if speaker is None:
+            continue
+        if token.lower_ in FIRST_SINGULAR:
+            first[i] = ids.setdefault(speaker, len(ids))
+        elif token.lower_ in SECOND:
+            second[i] = ids.setdefault(speaker, len(ids))
+    mention_i = (first[:, None] >= 0) & (first[:, None] == second[antecedents])
+    mention_you = (second[:, None] >= 0) & (second[:, None] == first[antecedents])
+    return mention_i | mention_you
 
 
 def _with_null_scores_by_form(

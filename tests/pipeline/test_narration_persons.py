@@ -23,6 +23,7 @@ from spacy_coref.pipeline.constraints import (
     mention_constraints,
     narration_persons,
     speaker_persons,
+    speakers_you_apart,
 )
 
 from test_constraints import scores_for  # noqa: E402 (the same folder)
@@ -115,6 +116,27 @@ def test_a_speakers_i_is_never_he_or_she_even_in_a_doc_with_quotes():
     scores = scores_for([(0, 1), (2, 3), (8, 9)], [[], [-1.0], [4.0, -1.0]])
     assert predict_clusters(scores) == [[(0, 1), (8, 9)]]
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == []
+
+
+def test_a_turns_you_is_not_its_speakers_i():
+    # A: do you have my keys ? B: I do .  (A's "you" is B, never A's "my"; B's "I" may be it)
+    doc = words_doc(["do", "you", "have", "my", "keys", "?", "I", "do", "."])
+    doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 6, label="A"), Span(doc, 6, 9, label="B")]
+    spans = numpy.asarray([(1, 2), (3, 4), (6, 7)], dtype="int64")
+    antecedents = numpy.asarray([[0, 0], [0, 0], [0, 1]])
+    apart = speakers_you_apart(doc, spans, antecedents)
+    assert apart[1, 0]  # "my" (A) and A's "you"
+    assert not apart[2, 0]  # B's "I" may be A's "you"
+    # the model put "my" with "you": the agreement constraint keeps them apart
+    scores = scores_for([(1, 2), (3, 4), (6, 7)], [[], [3.0], [-1.0, -1.0]])
+    assert predict_clusters(scores) == [[(1, 2), (3, 4)]]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == []
+    # B's "I" may take A's "you"
+    scores = scores_for([(1, 2), (3, 4), (6, 7)], [[], [-1.0], [4.0, -1.0]])
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(1, 2), (6, 7)]]
+    # without speakers nothing is kept apart
+    plain = words_doc([t.text for t in doc])
+    assert not speakers_you_apart(plain, spans, antecedents).any()
 
 
 def test_we_is_plural_and_never_he_or_she():
