@@ -120,7 +120,9 @@ def test_a_speakers_i_is_never_he_or_she_even_in_a_doc_with_quotes():
 
 def test_a_turns_you_is_not_its_speakers_i():
     # A: do you have my keys ? B: I do .  (A's "you" is B, never A's "my"; B's "I" may be it)
-    doc = words_doc(["do", "you", "have", "my", "keys", "?", "I", "do", "."])
+    doc = Doc(VOCAB, words=["do", "you", "have", "my", "keys", "?", "I", "do", "."],
+              heads=[2, 2, 2, 4, 2, 2, 7, 7, 7],
+              deps=["aux", "nsubj", "ROOT", "poss", "dobj", "punct", "nsubj", "ROOT", "punct"])
     doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 6, label="A"), Span(doc, 6, 9, label="B")]
     spans = numpy.asarray([(1, 2), (3, 4), (6, 7)], dtype="int64")
     antecedents = numpy.asarray([[0, 0], [0, 0], [0, 1]])
@@ -134,9 +136,15 @@ def test_a_turns_you_is_not_its_speakers_i():
     # B's "I" may take A's "you"
     scores = scores_for([(1, 2), (3, 4), (6, 7)], [[], [-1.0], [4.0, -1.0]])
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(1, 2), (6, 7)]]
-    # without speakers nothing is kept apart
+    # without speakers nothing is kept apart, and without a parse (the fast pipeline) the
+    # decoding does not ask
     plain = words_doc([t.text for t in doc])
     assert not speakers_you_apart(plain, spans, antecedents).any()
+    unparsed = words_doc([t.text for t in doc])
+    unparsed.spans[SPEAKERS_KEY] = [Span(unparsed, 0, 6, label="A"),
+                                    Span(unparsed, 6, 9, label="B")]
+    scores = scores_for([(1, 2), (3, 4), (6, 7)], [[], [3.0], [-1.0, -1.0]])
+    assert decode_clusters(unparsed, scores, 0.0, ["agreement"]) == [[(1, 2), (3, 4)]]
 
 
 def test_we_is_plural_and_never_he_or_she():
