@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 
 from .annotations import cluster_keys
 from .errors import Errors
+from .pipeline.quotes import GREETINGS
 from .types import MentionOffset
 
 # `doc.user_data` key of the antecedent scores that `coref_cluster` stores when asked to: a list
@@ -36,7 +37,6 @@ _NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
 _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
-_GREETINGS = {"dear", "dearest", "hi", "hello", "hey"}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
 _PERSONAL = {
@@ -354,7 +354,7 @@ def _start_after_greeting(main: Span) -> int:
     """Where a main mention's replacement text starts: after the greeting of a letter or an
     email, which OntoGUM annotates as part of the name ("Dear Hannah" replaces "you" as
     "Hannah")."""
-    if len(main) > 1 and main[0].text.lower() in _GREETINGS and main[1].text[:1].isupper():
+    if len(main) > 1 and main[0].text.lower() in GREETINGS and main[1].text[:1].isupper():
         return main.start + 1
     return main.start
 

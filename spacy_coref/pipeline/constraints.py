@@ -506,7 +506,7 @@ def decode_clusters(
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
     if null_scores_by_form:
         scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
-    mentions = names = classes = None
+    mentions = names = classes = person_classes = None
     if INDEFINITES in constraints and len(spans):
         mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
@@ -542,12 +542,12 @@ def decode_clusters(
             persons = antecedents_of_he_and_she(doc, scores, spans, null_score)
             names = person_names(doc, spans.tolist(), persons)
         agreement = AGREEMENT in constraints
+        if agreement:
+            person_classes = _with_persons(doc, spans, mentions.classes)
         clusters = constrained_clusters(
             scores,
             null_score,
-            classes=speaker_persons(doc, spans, narration_persons(doc, spans, mentions.classes))
-            if agreement
-            else None,
+            classes=person_classes,
             conflicts=conflicting_classes if agreement else None,
             forbidden=forbidden,
             required=required,
@@ -563,7 +563,7 @@ def decode_clusters(
         # agreement between the merged clusters even where the setting leaves agreement out:
         # "Jordan ... he" and "Jordan ... she" are two people; and persons, as in clustering:
         # in a transcript "Jones: My grandmother ... She" and "Jones: ... I" are two
-        classes = _classes_by_mention(doc, spans, mentions)
+        classes = _classes_by_mention(doc, spans, mentions, person_classes)
         clashes = None
         if names is not None:
             clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
@@ -577,7 +577,7 @@ def decode_clusters(
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         if classes is None:
-            classes = _classes_by_mention(doc, spans, mentions)
+            classes = _classes_by_mention(doc, spans, mentions, person_classes)
         clusters = link_cataphora(doc, clusters, spans.tolist(), mentions.heads.tolist(), classes,
                                   CATAPHORIC_PRONOUNS, conflicting_classes)
     if SAME_HEAD in constraints:
@@ -585,7 +585,7 @@ def decode_clusters(
             if mentions is None:
                 mentions = mention_constraints(doc, spans)
             if classes is None:
-                classes = _classes_by_mention(doc, spans, mentions)
+                classes = _classes_by_mention(doc, spans, mentions, person_classes)
             clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     if WHOLE_PHRASES in constraints:
@@ -594,13 +594,22 @@ def decode_clusters(
     return clusters
 
 
+def _with_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
+    """The agreement classes with the persons of pronouns and the bits of speakers' "I"."""
+    return speaker_persons(doc, spans, narration_persons(doc, spans, classes))
+
+
 def _classes_by_mention(
-    doc: Doc, spans: numpy.ndarray, mentions: MentionConstraints
+    doc: Doc,
+    spans: numpy.ndarray,
+    mentions: MentionConstraints,
+    person_classes: Optional[numpy.ndarray],
 ) -> Dict[Tuple[int, int], int]:
-    """Each mention's agreement classes with the persons that clustering reads, for the rules
-    that merge clusters after it."""
-    persons = speaker_persons(doc, spans, narration_persons(doc, spans, mentions.classes))
-    return mention_classes(spans, persons)
+    """Each mention's agreement classes with the persons that clustering reads (computed
+    there already, or now), for the rules that merge clusters after it."""
+    if person_classes is None:
+        person_classes = _with_persons(doc, spans, mentions.classes)
+    return mention_classes(spans, person_classes)
 
 
 def antecedents_of_he_and_she(
@@ -763,7 +772,7 @@ def conflicting_classes(classes: int) -> int:
 
 
 def _agreement_class(
-    span, root: Token, parsed: bool, first_names: bool, names: FrozenSet[str] = frozenset()
+    span, root: Token, parsed: bool, first_names: bool, names: FrozenSet[int] = frozenset()
 ) -> int:
     if len(span) == 1 or root.pos_ == "PRON":
         pronoun = AGREEMENT_BY_PRONOUN.get(root.lower_)
@@ -815,17 +824,21 @@ def _agreement_class(
     return 0
 
 
-def _capitalised_mid_sentence(doc: Doc) -> FrozenSet[str]:
-    """The capitalised words of a doc that stand somewhere inside a sentence: names."""
-    return frozenset(t.text for t in doc if t.is_title and not t.is_sent_start)
+def _capitalised_mid_sentence(doc: Doc) -> FrozenSet[int]:
+    """The capitalised words (ORTH ids) of a doc that stand somewhere inside a sentence:
+    names."""
+    if not len(doc):
+        return frozenset()
+    orth, title, sent_start = doc.to_array(["ORTH", "IS_TITLE", "SENT_START"]).T
+    return frozenset(orth[(title == 1) & (sent_start != 1)].tolist())
 
 
-def _plural_tagged_name(token: Token, names: FrozenSet[str]) -> bool:
+def _plural_tagged_name(token: Token, names: FrozenSet[int]) -> bool:
     """Whether a word tagged as a plural noun is a name: the small tagger tags names that end
     in "s" so ("Simmons", "Hicks"), and "he" could then not take them. A capitalised word that
     the NER calls a person, or that is capitalised inside a sentence (`names`), which a
     plural noun is only at the start of one ("Farmers planted corn")."""
-    return token.is_title and (token.ent_type_ == "PERSON" or token.text in names)
+    return token.is_title and (token.ent_type_ == "PERSON" or token.orth in names)
 
 
 def _naming_name_class(span, noun: Token) -> int:

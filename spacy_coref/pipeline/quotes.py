@@ -57,7 +57,7 @@ NOMINAL_POS = frozenset(("NOUN", "PROPN", "PRON"))
 NOUN_PHRASE_DEPS = frozenset(("det", "amod", "compound", "poss", "nummod", "case"))
 # A letter's greeting and sign-off (`letter_parties`): the greeting within the first
 # tokens, the sign-off within the last ones, each followed by a name
-GREETINGS = frozenset(("dear", "hi", "hello", "hey", "hiya", "greetings"))
+GREETINGS = frozenset(("dear", "dearest", "hi", "hello", "hey", "hiya", "greetings"))
 SIGN_OFFS = frozenset((
     "best", "regards", "sincerely", "faithfully", "truly", "cheers", "thanks", "yours", "love",
     "wishes", "warmly", "respectfully",
@@ -126,12 +126,11 @@ def quote_speakers(
             addressee = _addressee(verb, inside)
         if speaker is None or speaker.i in inside:
             continue
-        addressed = None if addressee is None else _phrase(addressee)
-        if addressed is None and found and verb.lemma_.lower() in REPLY_VERBS:
-            addressed = _replied_to(doc, found[-1], start, _phrase(speaker))
-        found.append(QuoteSpeaker(
-            start, end, _phrase(speaker), addressed, _is_plural(speaker),
-        ))
+        said_by = _phrase(speaker)
+        said_to = None if addressee is None else _phrase(addressee)
+        if said_to is None and found and verb.lemma_.lower() in REPLY_VERBS:
+            said_to = _replied_to(doc, found[-1], start, said_by)
+        found.append(QuoteSpeaker(start, end, said_by, said_to, _is_plural(speaker)))
     return found
 
 
