@@ -336,7 +336,9 @@ class _Resolver:
 
 def _end_before_clause(main: Span, end: int) -> int:
     """Where a main mention's replacement text ends: before a clause or an apposition after its
-    head ("a golden fish, which begged him" replaces "it" as "a golden fish"). Needs a parse."""
+    head, or after a word after it ("a golden fish, which begged him" replaces "it" as "a golden
+    fish"; "The mayor of Eastbridge, Ruth Okonkwo", whose parse hangs the name from
+    "Eastbridge", as "The mayor of Eastbridge"). Needs a parse."""
     root = main.root
     if not root.dep:
         return end
@@ -345,6 +347,9 @@ def _end_before_clause(main: Span, end: int) -> int:
         starts = child.left_edge.i  # after the head but for a crossing (non-projective) arc
         if child.i < end and starts > root.i and (child.dep_ in _CLAUSE_DEPS or child.text == ","):
             cut = min(cut, starts)
+    for token in main.doc[root.i + 1 : cut]:
+        if token.dep_ in _CLAUSE_DEPS and token.left_edge.i > root.i:
+            cut = min(cut, token.left_edge.i)
     while cut > root.i + 1 and main.doc[cut - 1].is_punct:
         cut -= 1
     return cut

@@ -190,6 +190,16 @@ def test_resolved_main_mention_without_its_clause(nlp_sm):
     assert doc._.coref_resolved.endswith("He let a golden fish go.")
 
 
+def test_resolved_main_mention_without_an_apposition_lower_in_it(nlp_sm):
+    # the parse hangs "Ruth Okonkwo" from "Eastbridge", not from the head "mayor"
+    doc = nlp_sm("The mayor of Eastbridge, Ruth Okonkwo, spoke. She left.")
+    name = next(t for t in doc if t.text == "Okonkwo")
+    she = next(t for t in doc if t.text == "She")
+    assert name.dep_ == "appos" and name.head.text == "Eastbridge"  # the parse the cut reads
+    set_clusters(doc, [[(0, name.i + 1), (she.i, she.i + 1)]])
+    assert doc._.coref_resolved.endswith("The mayor of Eastbridge left.")
+
+
 def test_resolved_possessives_hand_built(alice):
     assert alice._.coref_resolved == ALICE_RESOLVED
     assert alice.text == "Alice saw Bob. She waved at him. Her hat fell."
