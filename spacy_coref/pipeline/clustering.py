@@ -374,11 +374,15 @@ def _cheapest_conflicting_link(
 
 def _leave(links: numpy.ndarray, members: numpy.ndarray, leaves: numpy.ndarray) -> None:
     """In place: the `leaves` ([n] mask) of a cluster's `members` ([n], document order) stand
-    alone; those that stay are chained in document order, so that whoever linked to a leaving
-    mention keeps its cluster."""
+    alone; a mention that stays keeps its own link where that is to a mention that stays, and
+    otherwise links to the mention that stays before it, so that whoever linked to a leaving
+    mention keeps its cluster. Own links matter later: a name that must leave its cluster
+    takes with it the mentions linked to it, and a chain made up here would drag along a
+    mention that never chose it ("Aubert ... Brandt" after "him" left "Brandt"'s cluster)."""
     links[members[leaves]] = members[leaves]
     staying = members[~leaves]
-    links[staying] = numpy.concatenate([staying[:1], staying[:-1]])
+    previous = numpy.concatenate([staying[:1], staying[:-1]])  # [s]
+    links[staying] = numpy.where(numpy.isin(links[staying], staying), links[staying], previous)
 
 
 def _majority(member_classes: numpy.ndarray, conflicts: Callable[[int], int]) -> int:

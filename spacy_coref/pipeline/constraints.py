@@ -88,7 +88,7 @@ from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .same_head import merge_nested_same_head, one_mention_per_head
-from .whole_phrases import whole_phrases
+from .whole_phrases import name_part_antecedents, whole_phrases
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -516,6 +516,7 @@ def decode_clusters(
         or DISTINCT_NAMES in constraints
         or CONTRASTS in constraints
         or GROUPS in constraints
+        or WHOLE_PHRASES in constraints
     ):
         clusters = predict_clusters(scores, null_score)
     else:
@@ -533,6 +534,9 @@ def decode_clusters(
             # not in the fast pipeline (no parse), whose OntoGUM it cost 0.06
             apart = speakers_you_apart(doc, spans, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart
+        if WHOLE_PHRASES in constraints:
+            parts = name_part_antecedents(doc, spans, antecedents)
+            forbidden = parts if forbidden is None else forbidden | parts
         if GROUPS in constraints:
             members = group_member_antecedents(
                 doc, spans.tolist(), mentions.heads, antecedents, valid_antecedents(scores)

@@ -20,13 +20,22 @@ error ("Wikinews interviews Mario J. Lucero"), not part of it, and so is what fo
 the parse makes the root of its sentence ("Residents who opposed the plan gathered outside" as
 one noun phrase). A longer phrase that is a mention of a cluster already stays where it is: no
 mention is in two clusters.
+
+The words of one name are not what a pronoun means: "Harbor" in "Harbor Airlines ... it" is a
+candidate (OntoGUM annotates names inside names: "[Penn] State"), but a pronoun that the model
+links to it takes the whole name instead (`name_part_antecedents`).
 """
 from collections import defaultdict
 from typing import Dict, FrozenSet, List, Sequence, Set
 
+import numpy
+from spacy.attrs import DEP, ENT_IOB, HEAD, POS
+from spacy.strings import get_string_id
+from spacy.symbols import PRON, PROPN
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
+from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
 from .same_head import SET_OFF as SAME_HEAD_SET_OFF
 
 # what a phrase may add before its head: determiners, adjectives, nouns and names, numbers,
@@ -41,6 +50,10 @@ QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))
 # before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman",
 # a heading's numeral read as "I" ("CHAPTER I Emma Woodhouse")
 NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "PRP", "VB", "VBD", "VBP", "VBZ"))
+# a proper noun with one of these inside a name is a word of it ("[Harbor] Airlines")
+NAME_PART_DEP_IDS = [get_string_id(label) for label in ("compound", "flat")]
+INSIDE, OUTSIDE = 1, 2  # ENT_IOB values
+FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
 PERSONAL_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
 
 
@@ -136,3 +149,49 @@ def _relation_to(token: Token, head: int) -> str:
     while token.head.i != head and token.head.i != token.i:
         token = token.head
     return token.dep_ if token.head.i == head and token.i != head else ""
+
+
+def name_part_antecedents(
+    doc: Doc, spans: Sequence[Sequence[int]], antecedents: numpy.ndarray
+) -> numpy.ndarray:
+    """Which candidate antecedents of a pronoun are the first words of a longer name that is a
+    mention too: "Harbor" of "Harbor Airlines" (one named entity, the words proper nouns
+    compounded with the last), and a first name before a surname ("Hugo" of "Hugo Brandt").
+    Docs without a parse have none.
+
+    doc (Doc): the doc.
+    spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
+    antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
+    RETURNS (numpy.ndarray): [M, K] bool.
+    """
+    spans = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
+    apart = numpy.zeros(numpy.shape(antecedents), dtype=bool)
+    if not len(spans) or not doc.has_annotation("DEP"):
+        return apart
+    # one pass over the doc's arrays: the loop below reads only the few name parts
+    pos, dep, head, iob = doc.to_array([POS, DEP, HEAD, ENT_IOB]).astype("int64").T
+    head = head + numpy.arange(len(head))  # [T] absolute
+    not_inside = numpy.concatenate([[0], numpy.cumsum(iob != INSIDE)])  # [T + 1]
+    width = spans[:, 1] - spans[:, 0]
+    last = spans[:, 1] - 1  # [M]
+    pronoun = (width == 1) & (pos[last] == PRON)  # [M]
+    parts = numpy.flatnonzero(
+        (pos[last] == PROPN)
+        & numpy.isin(dep[last], NAME_PART_DEP_IDS)
+        & (head[last] > last)
+        & (pos[head[last]] == PROPN)
+    )
+    if not len(parts) or not pronoun.any():
+        return apart
+    kept = set(map(tuple, spans.tolist()))
+    part = numpy.zeros(len(spans), dtype=bool)
+    for i in parts.tolist():
+        start, end = int(spans[i, 0]), int(spans[i, 1])
+        name_end = int(head[end - 1]) + 1
+        # one entity, or a first name before a surname, whatever the entity recognizer says
+        # ("[Hugo] Brandt" read as an event)
+        one_entity = iob[end - 1] != OUTSIDE and not_inside[name_end] == not_inside[end]
+        first_name = name_end == end + 1 and doc[end - 1].text in FIRST_NAMES
+        part[i] = (one_entity or first_name) and (start, name_end) in kept
+    apart[pronoun] = part[numpy.asarray(antecedents)[pronoun]]
+    return apart

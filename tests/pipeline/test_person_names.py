@@ -124,6 +124,25 @@ def test_a_parted_name_takes_its_best_antecedent_without_a_clash():
     ]
 
 
+def test_a_mention_parted_from_a_pair_leaves_the_others_their_own_links():
+    # Brandt lent his car to Aubert . Aubert ... Brandt ... him: the model links the second
+    # "Aubert" and "Brandt" both to "his", and "him" to "Aubert"; "him" must stay apart from
+    # "Brandt" (its clause's subject). Then "Aubert" must leave for the first "Aubert", and
+    # "Brandt", which chose "his", stays with the first "Brandt" ("him", whose other
+    # antecedents are in that cluster, stays alone).
+    spans = [(0, 1), (2, 3), (5, 6), (8, 9), (10, 11), (12, 13)]
+    scores = scores_for(spans, [
+        [], [9.0], [-1.0, -1.0], [-1.0, 6.0, 4.5], [0.7, 4.5, -3.0, -3.5],
+        [6.8, 7.9, -1.0, 9.5, 9.1],
+    ])
+    # the second "Brandt" has no person's name: the entity recognizer took it for a company
+    names = ["brandt", None, "aubert", "aubert", None, None]
+    forbidden = numpy.zeros((6, 5), dtype=bool)
+    forbidden[5, 4] = True  # him, Brandt
+    out = constrained_clusters(scores, forbidden=forbidden, names=names, clash=str.__ne__)
+    assert out == [[(0, 1), (2, 3), (10, 11)], [(5, 6), (8, 9)]]
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_decoding_never_leaves_two_clashing_names_in_a_cluster(seed):
     rng = numpy.random.default_rng(seed)

@@ -1,13 +1,14 @@
 """The whole_phrases constraint: a mention is its whole noun phrase among the candidates.
 Docs are built by hand (words, heads, deps, tags, entities), scores too, with sentences of
 our own."""
+import numpy
 import spacy
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from test_constraints import scores_for  # noqa: E402 (the same folder)
 
 from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
 from spacy_coref.pipeline.coref import coref_pipeline_path
-from spacy_coref.pipeline.whole_phrases import whole_phrases
+from spacy_coref.pipeline.whole_phrases import name_part_antecedents, whole_phrases
 
 POS = {"DT": "DET", "JJ": "ADJ", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "NNP": "PROPN",
        "VBD": "VERB", "VBZ": "VERB", ",": "PUNCT", "CC": "CCONJ", "PRP": "PRON", ".": "PUNCT",
@@ -148,3 +149,63 @@ def test_quotation_marks_and_question_words_are_not_part_of_the_phrase():
     clusters = [[(1, 2), (5, 6)]]
     assert whole_phrases(doc, clusters, [(0, 2), (1, 2), (3, 7), (5, 6)]) == clusters
     assert whole_phrases(doc, clusters, [(4, 6), (1, 2), (5, 6)]) == [[(1, 2), (4, 6)]]
+
+
+def airline_doc(hugo_label="PERSON"):
+    # Harbor Airlines thanked Hugo Brandt because it owed him .
+    doc = parsed(
+        ["Harbor", "Airlines", "thanked", "Hugo", "Brandt", "because", "it", "owed", "him", "."],
+        [1, 2, 2, 4, 2, 7, 7, 2, 7, 2],
+        ["compound", "nsubj", "ROOT", "compound", "dobj", "mark", "nsubj", "advcl", "dobj",
+         "punct"],
+        ["NNP", "NNP", "VBD", "NNP", "NNP", "IN", "PRP", "VBD", "PRP", "."],
+    )
+    # the entity recognizer splits the man's name: "Hugo" alone, read as `hugo_label`
+    doc.set_ents([Span(doc, 0, 2, "ORG"), Span(doc, 3, 4, hugo_label)])
+    return doc
+
+
+HARBOR, HARBOR_AIRLINES, HUGO, HUGO_BRANDT = (0, 1), (0, 2), (3, 4), (3, 5)
+IT2, HIM = (6, 7), (8, 9)
+
+
+def antecedents_of(spans):
+    """Every earlier mention as a candidate antecedent, as `scores_for` lays them out."""
+    return numpy.asarray(scores_for(spans, [[0.0] * i for i in range(len(spans))]).antecedents)
+
+
+def test_a_pronoun_takes_a_whole_name_rather_than_its_first_words():
+    doc = airline_doc("EVENT")
+    spans = [HARBOR, HARBOR_AIRLINES, HUGO, HUGO_BRANDT, IT2, HIM]
+    # "it" links to "Harbor" best and "him" to "Hugo"; the whole names score a little less
+    scores = scores_for(spans, [
+        [], [-5.0], [-5.0] * 2, [-5.0] * 3, [5.0, 4.0, -5.0, -5.0], [-5.0, -5.0, 6.0, 5.0, -5.0],
+    ])
+    assert decode_clusters(doc, scores, 0.0, []) == [[HARBOR, IT2], [HUGO, HIM]]
+    wanted = [[HARBOR_AIRLINES, IT2], [HUGO_BRANDT, HIM]]
+    assert decode_clusters(doc, scores, 0.0, ["whole_phrases"]) == wanted
+    assert decode_clusters(doc, scores, 0.0, list(CONSTRAINTS)) == wanted
+    apart = name_part_antecedents(doc, spans, numpy.asarray(scores.antecedents))
+    # only a pronoun's links to the first words are set apart: "it" -> "Harbor", "him" -> "Hugo"
+    assert {(i, int(scores.antecedents[i][k])) for i, k in zip(*apart.nonzero())} == {
+        (4, 0), (4, 2), (5, 0), (5, 2)
+    }
+
+
+def test_a_name_inside_a_name_stays_where_the_whole_name_is_no_mention_or_another_entity():
+    doc = airline_doc()
+    # without the whole name among the mentions, the first words are what there is
+    spans = [HARBOR, HUGO, IT2]
+    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
+    # two entities ("Apple chief Tim Cook"): "Harbor" is a name of its own
+    doc.set_ents([Span(doc, 0, 1, "ORG"), Span(doc, 1, 2, "ORG")])
+    spans = [HARBOR, HARBOR_AIRLINES, IT2]
+    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
+    # a name's link to the first words of another ("Penn ... Penn State") is the model's
+    doc = airline_doc()
+    spans = [HARBOR, HARBOR_AIRLINES, HUGO_BRANDT]
+    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
+    # without a parse, nothing
+    bare = Doc(doc.vocab, words=[t.text for t in doc])
+    spans = [HARBOR, HARBOR_AIRLINES, IT2]
+    assert not name_part_antecedents(bare, spans, antecedents_of(spans)).any()
