@@ -37,6 +37,7 @@ _NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
 _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
+_INDEFINITE_ARTICLES = {"a", "an"}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
 _PERSONAL = {
@@ -235,21 +236,24 @@ def resolve_text(doc: Doc) -> str:
     - Only the outermost replaced mention counts: mentions inside it are not replaced. Mentions
       inside a mention that is kept (such as "his" in a main mention "his mother") are replaced.
     - Not replaced: the main mention itself, a mention containing its cluster's main mention,
-      verb mentions (events), relative pronouns (who, whose, which), and every mention of a
-      cluster whose main mention is a pronoun or a verb (a pronoun is never replaced by another
-      pronoun).
+      verb mentions (events), relative pronouns (who, whose, which), a mention in apposition
+      with another of its cluster ("Her landlord, Mr. Castle": either one; needs a parse), and
+      every mention of a cluster whose main mention is a pronoun or a verb (a pronoun is never
+      replaced by another pronoun).
     - The replacement is the main mention's text, itself resolved (so "his mother" reads
       "John's mother" everywhere), without a trailing possessive "'s", and, in a parsed doc,
-      without a clause or apposition after its head ("a golden fish, which begged him" gives
-      "a golden fish").
+      without a clause or apposition after its head, and with "the" for a leading "a" or "an"
+      (the thing is known by then): "a golden fish, which begged him" gives "the golden
+      fish".
     - Possessives: a possessive pronoun (tag PRP$, dep `poss`, or his/its/their/my/your/our/mine/
       yours/hers/ours/theirs) becomes main + "'s", or main + "'" if the main ends in "s" (AP style,
       never wrong for plurals: "the students'"); a mention ending in a possessive "'s" keeps its
       own marker.
     - Case: the first letter is capitalised where the mention starts a sentence with a capital,
-      and a main mention that starts a sentence with a determiner ("The teacher") is lowercased
-      where it replaces a mention inside a sentence. Without sentence boundaries, a mention that
-      starts with a capital and is not a name (nor "I") counts as starting a sentence.
+      and a main mention that starts a sentence with a determiner ("The teacher", "Her
+      landlord") is lowercased where it replaces a mention inside a sentence. Without sentence
+      boundaries, a mention that starts with a capital and is not a name (nor "I") counts as
+      starting a sentence.
     - The whitespace after each mention is kept; all other text is unchanged.
 
     doc (Doc): The doc.
@@ -314,6 +318,8 @@ class _Resolver:
             return None
         if len(mention) == 1 and _is_relative(mention[0]):
             return None
+        if self.in_apposition(mention, c):
+            return None
         base = self.main_text(c, visiting)
         if _ends_in_possessive(mention):
             text = base + mention[-1].text
@@ -323,20 +329,40 @@ class _Resolver:
             text = base
         return _match_case(text, mention, main)
 
+    def in_apposition(self, mention: Span, c: int) -> bool:
+        """Whether the mention and another of its cluster are in apposition, one naming the
+        other ("Her landlord, Mr. Castle"): both stay as written, or the text would read "her
+        landlord, her landlord". Needs a parse."""
+        for other in self.clusters[c].mentions:
+            if other.start == mention.start and other.end == mention.end:
+                continue
+            for first, second in ((mention, other), (other, mention)):
+                root = second.root
+                if root.dep_ == "appos" and first.start <= root.head.i < first.end:
+                    if not (second.start <= root.head.i < second.end):
+                        return True
+        return False
+
     def main_text(self, c: int, visiting: FrozenSet[int]) -> str:
         if c not in self.main_texts:
             main = self.clusters[c].main
             end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
             end = _end_before_clause(main, end)
-            self.main_texts[c] = self.render(
-                _start_after_greeting(main), end, trailing_ws=False, visiting=visiting | {c}
-            )
+            start = _start_after_greeting(main)
+            text = self.render(start, end, trailing_ws=False, visiting=visiting | {c})
+            if end - start > 1 and main[0].lower_ in _INDEFINITE_ARTICLES:
+                # the entity is known once it has been introduced: "a fox ... it" reads "the
+                # fox", not "a fox", where "it" was
+                article = self.doc[start]
+                the = "The" if article.text[:1].isupper() else "the"
+                text = the + text[len(article.text) :]
+            self.main_texts[c] = text
         return self.main_texts[c]
 
 
 def _end_before_clause(main: Span, end: int) -> int:
     """Where a main mention's replacement text ends: before a clause or an apposition after its
-    head, or after a word after it ("a golden fish, which begged him" replaces "it" as "a golden
+    head, or after a word after it ("a golden fish, which begged him" replaces "it" as "the golden
     fish"; "The mayor of Eastbridge, Ruth Okonkwo", whose parse hangs the name from
     "Eastbridge", as "The mayor of Eastbridge"). Needs a parse."""
     root = main.root
@@ -385,8 +411,10 @@ def _starts_sentence(token: Token) -> bool:
 
 
 def _is_determiner(token: Token) -> bool:
+    """An article, demonstrative or possessive determiner ("The", "This", "Her" landlord): a
+    main mention's first word that is lower case inside a sentence."""
     if token.pos_ or token.tag_:
-        return token.pos_ == "DET" or token.tag_ == "DT"
+        return token.pos_ == "DET" or token.tag_ in ("DT", "PRP$")
     return token.text.lower() in _DETERMINERS
 
 

@@ -187,7 +187,8 @@ def test_resolved_main_mention_without_its_clause(nlp_sm):
     assert whole.root == fish  # the parse the cut reads
     set_clusters(doc, [[(whole.start, whole.end), (it.i, it.i + 1)]])
     assert doc._.coref_clusters[0].main.text == whole.text
-    assert doc._.coref_resolved.endswith("He let a golden fish go.")
+    # ... and says "the" for "a": the fish is known by then
+    assert doc._.coref_resolved.endswith("He let the golden fish go.")
 
 
 def test_resolved_main_mention_without_an_apposition_lower_in_it(nlp_sm):
@@ -198,6 +199,36 @@ def test_resolved_main_mention_without_an_apposition_lower_in_it(nlp_sm):
     assert name.dep_ == "appos" and name.head.text == "Eastbridge"  # the parse the cut reads
     set_clusters(doc, [[(0, name.i + 1), (she.i, she.i + 1)]])
     assert doc._.coref_resolved.endswith("The mayor of Eastbridge left.")
+
+
+def test_resolved_apposition_in_one_cluster_stays_as_written(nlp_sm):
+    doc = nlp_sm("Her landlord, Mr. Castle, said she owed him rent.")
+    castle = next(t for t in doc if t.text == "Castle")
+    him = next(t for t in doc if t.text == "him")
+    assert castle.dep_ == "appos" and castle.head.text == "landlord"  # the parse the rule reads
+    set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
+    # "Mr. Castle" names "Her landlord": neither is replaced; "him" is
+    assert doc._.coref_resolved == "Her landlord, Mr. Castle, said she owed her landlord rent."
+    # the same words apart, in two sentences, are replaced as usual
+    doc = nlp_sm("Her landlord called. Mr. Castle said she owed him rent.")
+    castle = next(t for t in doc if t.text == "Castle")
+    him = next(t for t in doc if t.text == "him")
+    set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
+    assert doc._.coref_resolved == (
+        "Her landlord called. Her landlord said she owed her landlord rent."
+    )
+
+
+def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
+    doc = nlp_sm("A fox lived in the forest. The dog chased it, and it ran.")
+    its = [t.i for t in doc if t.text == "it"]
+    set_clusters(doc, [[(0, 2)] + [(i, i + 1) for i in its]])
+    assert doc._.coref_resolved == (
+        "A fox lived in the forest. The dog chased the fox, and the fox ran."
+    )
+    doc = nlp_sm("An owl hooted. It flew away.")
+    set_clusters(doc, [[(0, 2), (4, 5)]])
+    assert doc._.coref_resolved == "An owl hooted. The owl flew away."
 
 
 def test_resolved_possessives_hand_built(alice):

@@ -803,9 +803,13 @@ def _agreement_class(
         return PLURAL
     if root.lower_ in GROUP_WORDS:
         return PLURAL
-    # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana")
+    # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana"), in decoding also one
+    # just outside the span: "Okafor" inside "Mrs. Okafor" is a mention too, and the same
+    # woman (the model's features read the span as they were trained)
     name = [t for t in span if t.i < root.i and t.dep_ == "compound"] + [root]  # in order
-    for token in (root, *name[:-1]):
+    outside = [t for t in root.lefts if t.i < span.start and t.dep_ == "compound"]
+    outside = outside if first_names else []
+    for token in (root, *name[:-1], *outside):
         gendered = GENDERED_WORDS.get(token.lemma_.lower()) or GENDERED_WORDS.get(token.lower_)
         if gendered:
             return gendered

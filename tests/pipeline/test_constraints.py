@@ -99,6 +99,28 @@ def test_a_name_tagged_as_a_plural_noun_is_a_name():
     assert features_view.classes.tolist() == [PLURAL] * 4
 
 
+def test_a_name_inside_a_titled_name_takes_the_titles_gender():
+    # Ms. Brennan paid Mr. Castle and he thanked her .
+    doc = parsed(
+        ["Ms.", "Brennan", "paid", "Mr.", "Castle", "and", "he", "thanked", "her", "."],
+        [1, 2, 2, 4, 2, 2, 7, 2, 7, 2],
+        ["compound", "nsubj", "ROOT", "compound", "dobj", "cc", "nsubj", "conj", "dobj",
+         "punct"],
+        ["NNP", "NNP", "VBD", "NNP", "NNP", "CC", "PRP", "VBD", "PRP", "."],
+    )
+    spans = [(0, 2), (1, 2), (3, 5), (4, 5), (6, 7), (8, 9)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes == [FEMININE, FEMININE, MASCULINE, MASCULINE, MASCULINE, FEMININE]
+    # the model linked "he" to the "Brennan" inside "Ms. Brennan" above all: "he" takes Castle
+    scores = scores_for(spans, [[], [-5.0], [-5.0] * 2, [-5.0] * 3, [1.0, 6.0, 4.0, 2.0],
+                                [5.0, 1.0, -1.0, -1.0, -1.0]])
+    clusters = decode_clusters(doc, scores, 0.0, ["agreement"])
+    assert [(3, 5), (6, 7)] in clusters and [(0, 2), (8, 9)] in clusters
+    # the model's features read the spans as they were trained: "Brennan" alone has no class
+    features_view = mention_constraints(doc, spans, first_names=False, controlled=False)
+    assert features_view.classes.tolist()[1] == 0
+
+
 def test_here_and_there_are_places_never_a_person():
     # Ann lived there . There she met Bo .
     doc = parsed(
@@ -242,9 +264,9 @@ def test_names_take_the_class_of_their_first_name():
     doc = name_doc()
     spans = [(0, 3), (1, 3), (2, 3), (4, 5), (6, 9)]
     classes = mention_constraints(doc, spans).classes.tolist()
-    # the title first ("Mrs."), then the first name; a surname alone and an organisation named
-    # after a person have no class
-    assert classes == [FEMININE, FEMININE, 0, MASCULINE, 0]
+    # the title first ("Mrs."), then the first name; the surname inside the titled name by the
+    # title ("Okafor" of "Mrs. Alice Okafor"); an organisation named after a person has none
+    assert classes == [FEMININE, FEMININE, FEMININE, MASCULINE, 0]
     assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [
         FEMININE, 0, 0, 0, 0]
 
