@@ -572,7 +572,8 @@ def decode_clusters(
         if names is not None:
             clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
         clusters = link_repeated_names(
-            doc, clusters, spans.tolist(), classes, conflicting_classes, clashes
+            doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
+            person_classes=MASCULINE | FEMININE,
         )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say

@@ -9,8 +9,9 @@ mention of the same name:
 
 * the same words, case aside ("the Harlow Museum" and "The Harlow Museum"; a leading "the"
   is left out);
-* a one-word name and a longer person's name whose first or last word it is ("Kurz" and
-  "Helena Kurz"; titles such as "Mr." are not first names), where just one cluster holds
+* a one-word name and a longer person's name (the recognizer's, or one in a cluster with
+  "he" or "she") whose first or last word it is ("Kurz" and "Helena Kurz"; titles such as
+  "Mr." are not first names), where just one cluster holds
   longer names with that word and agrees with the word's own: "Bennet" after "Mr. Bennet"
   and "Jane Bennet" is left as it is, but a "Dowson" that is "he", after "Alice Dowson" and
   "Jim Dowson", is Jim; so is a title with a last name and the full name with that title
@@ -65,6 +66,7 @@ def link_repeated_names(
     classes: Dict[MentionOffset, int],
     conflicts,
     clashes: Optional[Callable[[Sequence[MentionOffset], Sequence[MentionOffset]], bool]] = None,
+    person_classes: int = 0,
 ) -> ClusterOffsets:
     """The clusters with each repeated name in its earlier mention's cluster.
 
@@ -78,6 +80,9 @@ def link_repeated_names(
     conflicts (Callable[[int], int]): the classes that cannot join a cluster of given classes.
     clashes (Callable): whether two groups of mentions hold two people's names
         (`person_names.py`); such groups are not merged. None: any may be.
+    person_classes (int): classes (bit flags) that make a group a person's whatever the
+        entity recognizer calls its names: "he" and "she" ("Arun Kumar ... him", the name
+        read as an organisation, gives "Arun" its cluster).
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
     """
     if not doc.has_annotation("DEP"):
@@ -146,7 +151,8 @@ def link_repeated_names(
         # titled name also gives its title with its last word: "Dr. Howard Archie" gives
         # "Dr. Archie" (not "Mr. Archie")
         words = _without_titles(key) if key is not None else ()
-        if len(words) > 1 and _is_person(doc, groups[g], names, person_words):
+        gendered = union_of_classes(groups[g], classes) & person_classes
+        if len(words) > 1 and (gendered or _is_person(doc, groups[g], names, person_words)):
             for short in ((words[0],), (words[-1],), _titles(key) + (words[-1],)):
                 holders.setdefault(short, set()).add(g)
     for g, key in enumerate(keys):

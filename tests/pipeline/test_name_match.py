@@ -130,6 +130,28 @@ def test_a_name_that_names_a_person_noun_is_a_person_s_whatever_the_recognizer_s
     assert link(place, [], [(0, 1), (0, 3), (2, 3), (4, 5)]) == [[(2, 3), (4, 5)]]
 
 
+def test_a_longer_name_in_a_cluster_with_he_is_a_person_s_whatever_the_recognizer_says():
+    # Arun sang . He wrote for Arun Kumar and paid him : the recognizer called the full name
+    # an organisation
+    words = ["Arun", "sang", ".", "He", "wrote", "for", "Arun", "Kumar", "and", "paid", "him"]
+    pos = ["PROPN", "VERB", "PUNCT", "PRON", "VERB", "ADP", "PROPN", "PROPN", "CCONJ", "VERB",
+           "PRON"]
+    doc = tagged(words, pos, persons=[(0, 1)], names=[(6, 8)])
+    doc.ents = [Span(doc, 0, 1, label="PERSON"), Span(doc, 6, 8, label="ORG")]
+    clusters = [[(0, 1), (3, 4)], [(6, 8), (10, 11)]]
+    mentions = [(0, 1), (3, 4), (6, 8), (10, 11)]
+    classes = {(3, 4): MASCULINE, (10, 11): MASCULINE}
+    # with "him", "Arun Kumar" is a man's name, and gives "Arun" its cluster
+    out = link_repeated_names(doc, clusters, mentions, classes, conflicting_classes,
+                              person_classes=MASCULINE | FEMININE)
+    assert out == [[(0, 1), (3, 4), (6, 8), (10, 11)]]
+    # without that reading (or without "him"), an organisation's word stays apart
+    assert link(doc, clusters, mentions, classes) == clusters
+    out = link_repeated_names(doc, [[(0, 1), (3, 4)]], mentions, classes, conflicting_classes,
+                              person_classes=MASCULINE | FEMININE)
+    assert out == [[(0, 1), (3, 4)]]
+
+
 def test_a_word_that_two_entities_share_links_neither():
     # Jane Bennet read . Lydia Bennet laughed . Bennet left .
     words = ["Jane", "Bennet", "read", ".", "Lydia", "Bennet", "laughed", ".", "Bennet", "left"]
