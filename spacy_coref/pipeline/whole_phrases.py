@@ -21,12 +21,14 @@ the parse makes the root of its sentence ("Residents who opposed the plan gather
 one noun phrase). A longer phrase that is a mention of a cluster already stays where it is: no
 mention is in two clusters.
 
-The words of one name are not what a pronoun means: "Harbor" in "Harbor Airlines ... it" is a
-candidate (OntoGUM annotates names inside names: "[Penn] State"), but a pronoun that the model
-links to it takes the whole name instead (`name_part_antecedents`).
+Part of a name is not what a pronoun means: "Harbor" in "Harbor Airlines ... it" and
+"Nakamura" in "Professor Nakamura ... her" are candidates (OntoGUM annotates names inside
+names: "[Penn] State"), and the model links pronouns to them. A pronoun takes no first words
+of a name as its antecedent, and its link to a name's last words goes to the whole name
+(`whole_names`, `constraints._with_whole_names`).
 """
 from collections import defaultdict
-from typing import Dict, FrozenSet, List, Sequence, Set
+from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
 
 import numpy
 from spacy.attrs import DEP, ENT_IOB, HEAD, POS
@@ -151,47 +153,70 @@ def _relation_to(token: Token, head: int) -> str:
     return token.dep_ if token.head.i == head and token.i != head else ""
 
 
-def name_part_antecedents(
-    doc: Doc, spans: Sequence[Sequence[int]], antecedents: numpy.ndarray
-) -> numpy.ndarray:
-    """Which candidate antecedents of a pronoun are the first words of a longer name that is a
-    mention too: "Harbor" of "Harbor Airlines" (one named entity, the words proper nouns
-    compounded with the last), and a first name before a surname ("Hugo" of "Hugo Brandt").
-    Docs without a parse have none.
+def whole_names(
+    doc: Doc, spans: Sequence[Sequence[int]]
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Which mentions are pronouns, and for each mention that is part of a longer name that is
+    a mention too, that name: its first words, "Harbor" of "Harbor Airlines" (one named
+    entity, the words proper nouns compounded with the last) and a first name before a
+    surname ("Hugo" of "Hugo Brandt"), or its last words without a title or first name
+    compounded with them ("Nakamura" of "Professor Nakamura"; the shortest such name). Docs
+    without a parse have none.
 
     doc (Doc): the doc.
     spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
-    antecedents (numpy.ndarray): [M, K] index of each candidate antecedent.
-    RETURNS (numpy.ndarray): [M, K] bool.
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]): [M] bool, the pronouns; [M]
+        int, the index of each mention's whole name, -1 where it has none; [M] bool, the
+        parts that are first words.
     """
     spans = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
-    apart = numpy.zeros(numpy.shape(antecedents), dtype=bool)
+    whole = numpy.full(len(spans), -1, dtype="int64")
+    pronoun = numpy.zeros(len(spans), dtype=bool)
+    first = numpy.zeros(len(spans), dtype=bool)
     if not len(spans) or not doc.has_annotation("DEP"):
-        return apart
-    # one pass over the doc's arrays: the loop below reads only the few name parts
+        return pronoun, whole, first
+    # one pass over the doc's arrays: the loops below read only the few name parts
     pos, dep, head, iob = doc.to_array([POS, DEP, HEAD, ENT_IOB]).astype("int64").T
     head = head + numpy.arange(len(head))  # [T] absolute
     not_inside = numpy.concatenate([[0], numpy.cumsum(iob != INSIDE)])  # [T + 1]
-    width = spans[:, 1] - spans[:, 0]
     last = spans[:, 1] - 1  # [M]
-    pronoun = (width == 1) & (pos[last] == PRON)  # [M]
-    parts = numpy.flatnonzero(
-        (pos[last] == PROPN)
+    pronoun = (spans[:, 1] - spans[:, 0] == 1) & (pos[last] == PRON)  # [M]
+    name = pos[last] == PROPN  # [M]
+    first_words = numpy.flatnonzero(
+        name
         & numpy.isin(dep[last], NAME_PART_DEP_IDS)
         & (head[last] > last)
         & (pos[head[last]] == PROPN)
     )
-    if not len(parts) or not pronoun.any():
-        return apart
-    kept = set(map(tuple, spans.tolist()))
-    part = numpy.zeros(len(spans), dtype=bool)
-    for i in parts.tolist():
+    before = numpy.maximum(spans[:, 0] - 1, 0)  # [M] the word before each mention
+    last_words = numpy.flatnonzero(
+        name
+        & (spans[:, 0] > 0)
+        & (head[before] == last)
+        & numpy.isin(dep[before], NAME_PART_DEP_IDS)
+    )
+    if not (len(first_words) or len(last_words)) or not pronoun.any():
+        return pronoun, whole, first
+    index = {(int(start), int(end)): i for i, (start, end) in enumerate(spans.tolist())}
+    for i in first_words.tolist():
         start, end = int(spans[i, 0]), int(spans[i, 1])
         name_end = int(head[end - 1]) + 1
         # one entity, or a first name before a surname, whatever the entity recognizer says
         # ("[Hugo] Brandt" read as an event)
         one_entity = iob[end - 1] != OUTSIDE and not_inside[name_end] == not_inside[end]
         first_name = name_end == end + 1 and doc[end - 1].text in FIRST_NAMES
-        part[i] = (one_entity or first_name) and (start, name_end) in kept
-    apart[pronoun] = part[numpy.asarray(antecedents)[pronoun]]
-    return apart
+        if one_entity or first_name:
+            whole[i] = index.get((start, name_end), -1)
+            first[i] = whole[i] >= 0
+    for i in last_words.tolist():
+        if first[i]:
+            continue
+        start, end = int(spans[i, 0]), int(spans[i, 1])
+        outer = start - 1
+        while outer > 0 and head[outer - 1] == end - 1 and dep[outer - 1] in NAME_PART_DEP_IDS:
+            outer -= 1
+        for s in range(start - 1, outer - 1, -1):  # the shortest first
+            if (s, end) in index:
+                whole[i] = index[(s, end)]
+                break
+    return pronoun, whole, first

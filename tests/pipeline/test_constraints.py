@@ -121,6 +121,29 @@ def test_a_name_inside_a_titled_name_takes_the_titles_gender():
     assert features_view.classes.tolist()[1] == 0
 
 
+def test_a_name_after_a_persons_title_is_a_person_never_it():
+    # Professor Nakamura met Professor Ana Ruiz at St Peters and General Motors .
+    doc = parsed(
+        ["Professor", "Nakamura", "met", "Professor", "Ana", "Ruiz", "at", "St", "Peters",
+         "and", "General", "Motors", "."],
+        [1, 2, 2, 5, 5, 2, 2, 8, 6, 8, 11, 8, 2],
+        ["compound", "nsubj", "ROOT", "compound", "compound", "dobj", "prep", "compound",
+         "pobj", "cc", "compound", "conj", "punct"],
+        ["NNP", "NNP", "VBD", "NNP", "NNP", "NNP", "IN", "NNP", "NNP", "CC", "NNP", "NNP", "."],
+    )
+    doc.ents = [Span(doc, 0, 2, label="PERSON"), Span(doc, 3, 6, label="PERSON"),
+                Span(doc, 10, 12, label="ORG")]
+    spans = [(0, 2), (1, 2), (3, 6), (7, 9), (10, 12)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    # a title of people makes a person (the name inside it too); a first name says more; a
+    # saint's name and an organisation's are not people's
+    assert classes == [HUMAN, HUMAN, FEMININE, 0, 0]
+    assert conflicting_classes(HUMAN) & NEUTER and not conflicting_classes(HUMAN) & FEMININE
+    # the model's features read the spans as they were trained
+    features_view = mention_constraints(doc, spans, first_names=False, controlled=False)
+    assert features_view.classes.tolist() == [0, 0, 0, 0, 0]
+
+
 def test_here_and_there_are_places_never_a_person():
     # Ann lived there . There she met Bo .
     doc = parsed(

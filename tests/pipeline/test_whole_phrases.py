@@ -8,11 +8,11 @@ from test_constraints import scores_for  # noqa: E402 (the same folder)
 
 from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
 from spacy_coref.pipeline.coref import coref_pipeline_path
-from spacy_coref.pipeline.whole_phrases import name_part_antecedents, whole_phrases
+from spacy_coref.pipeline.whole_phrases import whole_names, whole_phrases
 
 POS = {"DT": "DET", "JJ": "ADJ", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "NNP": "PROPN",
        "VBD": "VERB", "VBZ": "VERB", ",": "PUNCT", "CC": "CCONJ", "PRP": "PRON", ".": "PUNCT",
-       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET"}
+       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET", "PRP$": "PRON"}
 
 
 def parsed(words, heads, deps, tags, ents=None):
@@ -169,11 +169,6 @@ HARBOR, HARBOR_AIRLINES, HUGO, HUGO_BRANDT = (0, 1), (0, 2), (3, 4), (3, 5)
 IT2, HIM = (6, 7), (8, 9)
 
 
-def antecedents_of(spans):
-    """Every earlier mention as a candidate antecedent, as `scores_for` lays them out."""
-    return numpy.asarray(scores_for(spans, [[0.0] * i for i in range(len(spans))]).antecedents)
-
-
 def test_a_pronoun_takes_a_whole_name_rather_than_its_first_words():
     doc = airline_doc("EVENT")
     spans = [HARBOR, HARBOR_AIRLINES, HUGO, HUGO_BRANDT, IT2, HIM]
@@ -185,27 +180,50 @@ def test_a_pronoun_takes_a_whole_name_rather_than_its_first_words():
     wanted = [[HARBOR_AIRLINES, IT2], [HUGO_BRANDT, HIM]]
     assert decode_clusters(doc, scores, 0.0, ["whole_phrases"]) == wanted
     assert decode_clusters(doc, scores, 0.0, list(CONSTRAINTS)) == wanted
-    apart = name_part_antecedents(doc, spans, numpy.asarray(scores.antecedents))
-    # only a pronoun's links to the first words are set apart: "it" -> "Harbor", "him" -> "Hugo"
-    assert {(i, int(scores.antecedents[i][k])) for i, k in zip(*apart.nonzero())} == {
-        (4, 0), (4, 2), (5, 0), (5, 2)
-    }
+    pronoun, whole, first = whole_names(doc, spans)
+    assert pronoun.tolist() == [False] * 4 + [True, True]
+    assert whole.tolist() == [1, -1, 3, -1, -1, -1] and first.tolist() == [True, False] * 2 + [
+        False, False]
+
+
+def nakamura_doc():
+    # Professor Nakamura wrote a book , and her colleagues praised it .
+    return parsed(
+        ["Professor", "Nakamura", "wrote", "a", "book", ",", "and", "her", "colleagues",
+         "praised", "it", "."],
+        [1, 2, 2, 4, 2, 2, 2, 8, 9, 2, 9, 2],
+        ["compound", "nsubj", "ROOT", "det", "dobj", "punct", "cc", "poss", "nsubj", "conj",
+         "dobj", "punct"],
+        ["NNP", "NNP", "VBD", "DT", "NN", ",", "CC", "PRP$", "NNS", "VBD", "PRP", "."],
+        ents=["B-PERSON", "I-PERSON"] + ["O"] * 10,
+    )
+
+
+def test_a_pronoun_linked_to_a_name_without_its_title_takes_the_titled_name():
+    doc = nakamura_doc()
+    spans = [(0, 2), (1, 2), (3, 5), (7, 8), (10, 11)]
+    # "her" links to "Nakamura" best; "Professor Nakamura" scores below the null score
+    scores = scores_for(spans, [[], [-5.0], [-5.0, -5.0], [-3.0, 5.0, -5.0],
+                                [-5.0, -5.0, 4.0, -5.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(1, 2), (7, 8)], [(3, 5), (10, 11)]]
+    # the link goes to the whole name, with the better of the two scores
+    assert decode_clusters(doc, scores, 0.0, ["whole_phrases"]) == [
+        [(0, 2), (7, 8)], [(3, 5), (10, 11)]
+    ]
+    pronoun, whole, first = whole_names(doc, spans)
+    assert whole.tolist() == [-1, 0, -1, -1, -1] and not first.any()
 
 
 def test_a_name_inside_a_name_stays_where_the_whole_name_is_no_mention_or_another_entity():
     doc = airline_doc()
     # without the whole name among the mentions, the first words are what there is
-    spans = [HARBOR, HUGO, IT2]
-    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
+    assert (whole_names(doc, [HARBOR, HUGO, IT2])[1] == -1).all()
     # two entities ("Apple chief Tim Cook"): "Harbor" is a name of its own
     doc.set_ents([Span(doc, 0, 1, "ORG"), Span(doc, 1, 2, "ORG")])
-    spans = [HARBOR, HARBOR_AIRLINES, IT2]
-    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
-    # a name's link to the first words of another ("Penn ... Penn State") is the model's
+    assert (whole_names(doc, [HARBOR, HARBOR_AIRLINES, IT2])[1] == -1).all()
+    # without a pronoun (a name's link to the first words of another, "Penn ... Penn State",
+    # is the model's) or a parse, nothing
     doc = airline_doc()
-    spans = [HARBOR, HARBOR_AIRLINES, HUGO_BRANDT]
-    assert not name_part_antecedents(doc, spans, antecedents_of(spans)).any()
-    # without a parse, nothing
+    assert (whole_names(doc, [HARBOR, HARBOR_AIRLINES, HUGO_BRANDT])[1] == -1).all()
     bare = Doc(doc.vocab, words=[t.text for t in doc])
-    spans = [HARBOR, HARBOR_AIRLINES, IT2]
-    assert not name_part_antecedents(bare, spans, antecedents_of(spans)).any()
+    assert (whole_names(bare, [HARBOR, HARBOR_AIRLINES, IT2])[1] == -1).all()
