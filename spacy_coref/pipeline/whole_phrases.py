@@ -9,7 +9,8 @@ thing meant ("the doctor in small Colorado towns" is not any doctor).
 Each mention of a cluster becomes the longest candidate with its head word that holds it and
 adds only such words. Not an apposition ("Highbury, the large and populous village": LitBank
 annotates it as a mention of its own), a possessive ending ("Emma 's"), quotation marks, a
-question word ("What school"), an adverb or adjective after the head ("the children sick");
+question word ("What school"), an adverb or adjective after the head ("the children sick"),
+a phrase of time that the parse hung from the noun ("the bridge for years");
 pronouns stay as they are ("them both"). A person's name takes nothing after it ("Mary
 Chaworth, whom he met at school", "Kristy Puchko of The Playlist"; a person's: the entity
 recognizer's, or one in a cluster with "he" or "she"): the name alone picks its referent, a
@@ -47,6 +48,9 @@ BEFORE_HEAD = frozenset(("det", "amod", "compound", "nummod", "poss", "nmod", "p
 # bracket that opens such a part also closes it)
 AFTER_HEAD = frozenset(("prep", "relcl"))
 SET_OFF = SAME_HEAD_SET_OFF | {")"}
+# a phrase of time after a noun belongs to the verb: "the bridge [for years]"
+DURATION_PREPOSITIONS = frozenset(("for", "since", "until", "till"))
+TIME_ENTS = frozenset(("DATE", "TIME"))
 QUOTATION_MARKS = frozenset(('"', "“", "”", "‘", "’", "'", "`", "``", "''", "„"))
 QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))
 # before a name, a parse's error: "Wikinews interviews Mario J. Lucero", "traps Sarah Goodman",
@@ -120,9 +124,20 @@ def _adds_phrase_words_only(
     if doc[head].pos_ == "PROPN" and any(doc[i].tag_ in NOT_BEFORE_A_NAME_TAGS for i in before):
         return False
     after = range(inner[1], outer[1])
+    if any(_how_long(doc[i], head) for i in after):
+        return False
     return _attached(doc, head, before, BEFORE_HEAD, after_head=False) and _attached(
         doc, head, after, AFTER_HEAD, after_head=True
     )
+
+
+def _how_long(token: Token, head: int) -> bool:
+    """Whether the token is a preposition of time hung from the head with a date or time as
+    its object: the verb's, which the parse hung from the noun ("warned her about the bridge
+    for years", "owned the shop since 1990")."""
+    if token.head.i != head or token.lower_ not in DURATION_PREPOSITIONS:
+        return False
+    return any(child.ent_type_ in TIME_ENTS for child in token.children)
 
 
 def _attached(
