@@ -38,6 +38,7 @@ _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
 _INDEFINITE_ARTICLES = {"a", "an"}
+_PLACES = {"here", "there"}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
 _PERSONAL = {
@@ -235,23 +236,28 @@ def resolve_text(doc: Doc) -> str:
 
     - Only the outermost replaced mention counts: mentions inside it are not replaced. Mentions
       inside a mention that is kept (such as "his" in a main mention "his mother") are replaced.
-    - Not replaced: the main mention itself, a mention containing its cluster's main mention,
-      verb mentions (events), relative pronouns (who, whose, which), a mention in apposition
-      with another of its cluster ("Her landlord, Mr. Castle": either one; needs a parse), and
+    - Not replaced: the main mention itself, a mention containing its cluster's main mention
+      or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
+      and "there" (places, not noun phrases: "live there"), a mention in apposition with
+      another of its cluster ("Her landlord, Mr. Castle": either one; needs a parse), and
       every mention of a cluster whose main mention is a pronoun or a verb (a pronoun is never
       replaced by another pronoun).
-    - The replacement is the main mention's text, itself resolved (so "his mother" reads
-      "John's mother" everywhere), without a trailing possessive "'s", and, in a parsed doc,
-      without a clause or apposition after its head, and with "the" for a leading "a" or "an"
-      (the thing is known by then): "a golden fish, which begged him" gives "the golden
-      fish".
+    - The replacement is, in a parsed doc, the cluster's first name: the capitalised proper
+      nouns that end at a mention's head ("Mark" of "her brother Mark", "the Harlow
+      Museum"), or such a name in apposition with the head inside it ("Its chief executive,
+      Anna Berger"): "she" reads "Anna Berger", not "its chief executive". Without one, it is
+      the main mention's text, with "the" for a leading "a" or "an" (the thing is known by
+      then). Either is itself resolved (so "his mother" reads "John's mother" everywhere),
+      without a trailing possessive "'s", and, in a parsed doc, without a clause or
+      apposition after its head: "a golden fish, which begged him" gives "the golden fish".
     - Possessives: a possessive pronoun (tag PRP$, dep `poss`, or his/its/their/my/your/our/mine/
       yours/hers/ours/theirs) becomes main + "'s", or main + "'" if the main ends in "s" (AP style,
       never wrong for plurals: "the students'"); a mention ending in a possessive "'s" keeps its
       own marker.
     - Case: the first letter is capitalised where the mention starts a sentence with a capital,
-      and a main mention that starts a sentence with a determiner ("The teacher", "Her
-      landlord") is lowercased where it replaces a mention inside a sentence. Without sentence
+      and a main mention that starts a sentence with a determiner ("The teacher", "My
+      daughter") is lowercased where it replaces a mention inside a sentence (not once its
+      first word is replaced: "Helen's daughter"). Without sentence
       boundaries, a mention that starts with a capital and is not a name (nor "I") counts as
       starting a sentence.
     - The whitespace after each mention is kept; all other text is unchanged.
@@ -282,6 +288,7 @@ class _Resolver:
         for (start, end), c in sorted(by_offsets.items(), key=_longest_first):
             self.by_start.setdefault(start, []).append((end, c))
         self.main_texts: Dict[int, str] = {}
+        self.names: Dict[int, Optional[Span]] = {}
 
     def render(
         self, start: int, end: int, *, trailing_ws: bool, visiting: FrozenSet[int] = frozenset()
@@ -316,8 +323,11 @@ class _Resolver:
             return None
         if _is_pronoun(main) or _is_verbal(main) or _is_verbal(mention):
             return None
-        if len(mention) == 1 and _is_relative(mention[0]):
-            return None
+        name = self.name_of(c)
+        if name is not None and mention.start <= name.start and name.end <= mention.end:
+            return None  # "her brother Mark" holds the name that would replace it
+        if len(mention) == 1 and (_is_relative(mention[0]) or mention[0].lower_ in _PLACES):
+            return None  # "who", and "there" (a place, not a noun phrase: "live there")
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
@@ -327,7 +337,19 @@ class _Resolver:
             text = base + ("'" if base[-1:] in ("s", "S") else "'s")
         else:
             text = base
-        return _match_case(text, mention, main)
+        return _match_case(text, mention, name if name is not None else main)
+
+    def name_of(self, c: int) -> Optional[Span]:
+        """The first name among cluster `c`'s mentions (`_name_in`), or None."""
+        if c not in self.names:
+            self.names[c] = None
+            for mention in self.clusters[c].mentions:
+                if len(mention) and not _is_pronoun(mention) and not _is_verbal(mention):
+                    name = _name_in(mention)
+                    if name is not None:
+                        self.names[c] = name
+                        break
+        return self.names[c]
 
     def in_apposition(self, mention: Span, c: int) -> bool:
         """Whether the mention and another of its cluster are in apposition, one naming the
@@ -345,7 +367,8 @@ class _Resolver:
 
     def main_text(self, c: int, visiting: FrozenSet[int]) -> str:
         if c not in self.main_texts:
-            main = self.clusters[c].main
+            name = self.name_of(c)
+            main = name if name is not None else self.clusters[c].main
             end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
             end = _end_before_clause(main, end)
             start = _start_after_greeting(main)
@@ -353,11 +376,36 @@ class _Resolver:
             if end - start > 1 and main[0].lower_ in _INDEFINITE_ARTICLES:
                 # the entity is known once it has been introduced: "a fox ... it" reads "the
                 # fox", not "a fox", where "it" was
-                article = self.doc[start]
-                the = "The" if article.text[:1].isupper() else "the"
-                text = the + text[len(article.text) :]
+                # (lower case: `_match_case` capitalises it where a sentence starts)
+                text = "the" + text[len(self.doc[start].text) :]
             self.main_texts[c] = text
         return self.main_texts[c]
+
+
+def _name_in(mention: Span) -> Optional[Span]:
+    """The name a mention is or holds, by its parse: the capitalised proper nouns that end at
+    its head ("Maria Lopez", "Mr. Castle", "Mark" in "her brother Mark", "the Harlow Museum"
+    with its "the"), or such a name in apposition with its head inside it ("Its chief
+    executive, Anna Berger"). None without a parse or a name."""
+    root = mention.root
+    if not root.dep:
+        return None
+    doc = mention.doc
+    if _is_name_token(root):
+        start = root.i
+        while start > mention.start and _is_name_token(doc[start - 1]):
+            start -= 1
+        if start == mention.start + 1 and doc[mention.start].lower_ == "the":
+            start = mention.start
+        return doc[start : root.i + 1]
+    for child in root.rights:
+        if child.dep_ == "appos" and _is_name_token(child) and child.right_edge.i < mention.end:
+            return _name_in(doc[child.left_edge.i : child.right_edge.i + 1])
+    return None
+
+
+def _is_name_token(token: Token) -> bool:
+    return (token.pos_ == "PROPN" or token.tag_ in _NAME_TAGS) and token.text[:1].isupper()
 
 
 def _end_before_clause(main: Span, end: int) -> int:
@@ -396,7 +444,9 @@ def _match_case(text: str, mention: Span, main: Span) -> str:
     mention_starts = _starts_sentence(mention[0])
     if mention_starts and mention[0].text[:1].isupper():
         return text[0].upper() + text[1:]
-    if not mention_starts and _starts_sentence(main[0]) and _is_determiner(main[0]):
+    lower = _starts_sentence(main[0]) and _is_determiner(main[0])
+    if not mention_starts and lower and text.startswith(main[0].text):
+        # "My daughter" is "my daughter" inside a sentence; "Helen's daughter" stays
         return text[0].lower() + text[1:]
     return text
 

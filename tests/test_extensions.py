@@ -207,15 +207,51 @@ def test_resolved_apposition_in_one_cluster_stays_as_written(nlp_sm):
     him = next(t for t in doc if t.text == "him")
     assert castle.dep_ == "appos" and castle.head.text == "landlord"  # the parse the rule reads
     set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
-    # "Mr. Castle" names "Her landlord": neither is replaced; "him" is
-    assert doc._.coref_resolved == "Her landlord, Mr. Castle, said she owed her landlord rent."
+    # "Mr. Castle" names "Her landlord": neither is replaced; "him" is, by the name
+    assert doc._.coref_resolved == "Her landlord, Mr. Castle, said she owed Mr. Castle rent."
     # the same words apart, in two sentences, are replaced as usual
     doc = nlp_sm("Her landlord called. Mr. Castle said she owed him rent.")
     castle = next(t for t in doc if t.text == "Castle")
     him = next(t for t in doc if t.text == "him")
     set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
+    # (the main mention, first, stays as written)
+    assert doc._.coref_resolved == "Her landlord called. Mr. Castle said she owed Mr. Castle rent."
+    # without the name, the main mention, lower case inside a sentence
+    set_clusters(doc, [[(0, 2), (him.i, him.i + 1)]])
     assert doc._.coref_resolved == (
-        "Her landlord called. Her landlord said she owed her landlord rent."
+        "Her landlord called. Mr. Castle said she owed her landlord rent."
+    )
+
+
+def test_resolved_replacement_is_the_clusters_name(nlp_sm):
+    doc = nlp_sm("Nordlicht's chief executive, Anna Berger, said she was pleased.")
+    she = next(t.i for t in doc if t.text == "she")
+    berger = next(t.i for t in doc if t.text == "Berger")
+    assert doc[berger].dep_ == "appos"  # the parse the rule reads
+    set_clusters(doc, [[(0, berger + 1), (she, she + 1)]])
+    assert doc._.coref_resolved.endswith("said Anna Berger was pleased.")
+    # a name in a mention ("her brother Mark"): the mention holding it stays as written
+    doc = nlp_sm("Anna met her brother Mark. He smiled.")
+    mark = next(t.i for t in doc if t.text == "Mark")
+    he = next(t.i for t in doc if t.text == "He")
+    set_clusters(doc, [[(mark - 2, mark + 1), (he, he + 1)]])
+    assert doc._.coref_resolved == "Anna met her brother Mark. Mark smiled."
+    # the proper nouns that end at a mention's head, the title-less words before them left out
+    words = ["The", "lawyer", "John", "Smith", "arrived", ".", "He", "sat", "."]
+    spaces = [True, True, True, True, False, True, True, False, False]
+    doc = Doc(nlp_sm.vocab, words=words, spaces=spaces, heads=[3, 3, 3, 4, 4, 4, 7, 7, 7],
+              deps=["det", "compound", "compound", "nsubj", "ROOT", "punct", "nsubj", "ROOT",
+                    "punct"],
+              pos=["DET", "NOUN", "PROPN", "PROPN", "VERB", "PUNCT", "PRON", "VERB", "PUNCT"])
+    set_clusters(doc, [[(0, 4), (6, 7)]])
+    assert doc._.coref_resolved == "The lawyer John Smith arrived. John Smith sat."
+    # without a name, the main mention; "there" is a place and stays
+    doc = nlp_sm("The old house was empty. He lived there, and it fell down.")
+    there = next(t.i for t in doc if t.text == "there")
+    it = next(t.i for t in doc if t.text == "it")
+    set_clusters(doc, [[(0, 3), (there, there + 1), (it, it + 1)]])
+    assert doc._.coref_resolved == (
+        "The old house was empty. He lived there, and the old house fell down."
     )
 
 
