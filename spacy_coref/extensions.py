@@ -257,9 +257,8 @@ def resolve_text(doc: Doc) -> str:
     - Case: the first letter is capitalised where the mention starts a sentence with a capital,
       and a main mention that starts a sentence with a determiner ("The teacher", "My
       daughter") is lowercased where it replaces a mention inside a sentence (not once its
-      first word is replaced: "Helen's daughter"). Without sentence
-      boundaries, a mention that starts with a capital and is not a name (nor "I") counts as
-      starting a sentence.
+      first word is replaced: "Helen's daughter"). Without sentence boundaries, a mention
+      that starts with a capital and is not a name (nor "I") counts as starting a sentence.
     - The whitespace after each mention is kept; all other text is unchanged.
 
     doc (Doc): The doc.
@@ -375,8 +374,8 @@ class _Resolver:
             text = self.render(start, end, trailing_ws=False, visiting=visiting | {c})
             if end - start > 1 and main[0].lower_ in _INDEFINITE_ARTICLES:
                 # the entity is known once it has been introduced: "a fox ... it" reads "the
-                # fox", not "a fox", where "it" was
-                # (lower case: `_match_case` capitalises it where a sentence starts)
+                # fox", not "a fox", where "it" was (lower case: `_match_case` capitalises it
+                # where a sentence starts)
                 text = "the" + text[len(self.doc[start].text) :]
             self.main_texts[c] = text
         return self.main_texts[c]
