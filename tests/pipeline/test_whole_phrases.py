@@ -151,30 +151,29 @@ def test_quotation_marks_and_question_words_are_not_part_of_the_phrase():
     assert whole_phrases(doc, clusters, [(4, 6), (1, 2), (5, 6)]) == [[(1, 2), (4, 6)]]
 
 
+def bridge_doc(preposition, noun, tag, label):
+    # Ann warned him about the bridge <preposition> <noun> . It fell .  (hung from "bridge")
+    return parsed(
+        ["Ann", "warned", "him", "about", "the", "bridge", preposition, noun, ".", "It", "fell",
+         "."],
+        [1, 1, 1, 1, 5, 3, 5, 6, 1, 10, 10, 10],
+        ["nsubj", "ROOT", "dobj", "prep", "det", "pobj", "prep", "pobj", "punct", "nsubj",
+         "ROOT", "punct"],
+        ["NNP", "VBD", "PRP", "IN", "DT", "NN", "IN", tag, ".", "PRP", "VBD", "."],
+        ents=["O"] * 7 + [f"B-{label}"] + ["O"] * 4,
+    )
+
+
 def test_a_phrase_of_time_the_parse_hung_from_the_noun_is_not_part_of_it():
-    # Ann warned him about the bridge for years . It fell .  ("for years" hung from "bridge")
-    doc = parsed(
-        ["Ann", "warned", "him", "about", "the", "bridge", "for", "years", ".", "It", "fell",
-         "."],
-        [1, 1, 1, 1, 5, 3, 5, 6, 1, 10, 10, 10],
-        ["nsubj", "ROOT", "dobj", "prep", "det", "pobj", "prep", "pobj", "punct", "nsubj",
-         "ROOT", "punct"],
-        ["NNP", "VBD", "PRP", "IN", "DT", "NN", "IN", "NNS", ".", "PRP", "VBD", "."],
-        ents=["O"] * 7 + ["B-DATE"] + ["O"] * 4,
-    )
     clusters = [[(4, 6), (9, 10)]]
-    assert whole_phrases(doc, clusters, [(4, 6), (4, 8), (9, 10)]) == clusters
-    # a place is part of the phrase: "the bridge in Leeds"
-    doc = parsed(
-        ["Ann", "warned", "him", "about", "the", "bridge", "in", "Leeds", ".", "It", "fell",
-         "."],
-        [1, 1, 1, 1, 5, 3, 5, 6, 1, 10, 10, 10],
-        ["nsubj", "ROOT", "dobj", "prep", "det", "pobj", "prep", "pobj", "punct", "nsubj",
-         "ROOT", "punct"],
-        ["NNP", "VBD", "PRP", "IN", "DT", "NN", "IN", "NNP", ".", "PRP", "VBD", "."],
-        ents=["O"] * 7 + ["B-GPE"] + ["O"] * 4,
+    candidates = [(4, 6), (4, 8), (9, 10)]
+    assert whole_phrases(bridge_doc("for", "years", "NNS", "DATE"), clusters, candidates) == (
+        clusters
     )
-    assert whole_phrases(doc, clusters, [(4, 6), (4, 8), (9, 10)]) == [[(4, 8), (9, 10)]]
+    # a place is part of the phrase: "the bridge in Leeds"
+    assert whole_phrases(bridge_doc("in", "Leeds", "NNP", "GPE"), clusters, candidates) == [
+        [(4, 8), (9, 10)]
+    ]
 
 
 def airline_doc(hugo_label="PERSON"):
