@@ -7,7 +7,8 @@ are, and dialogue is where a reader notices first that "I" went to the wrong per
 `` and '') and its speech tag from the dependency parse: a verb of saying ("said", "told",
 "asked", ...) that the quote hangs from (or hangs from the quote, or stands right before or
 after it), its subject as the speaker and its object or "to" phrase as the addressee; a
-reply ("Mia replied") without one is said to the speaker of the quote before it.
+reply or a question ("Mia replied", "asked his wife") without one is said to the speaker of
+the quote before it.
 `link_quote_pronouns` then moves the quote's first-person pronouns into the speaker's cluster
 and its second-person pronouns into the addressee's (taking each out of the cluster it was
 in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
@@ -44,8 +45,11 @@ SPEECH_VERBS = frozenset((
     "rejoin", "retort", "return", "resume", "pray", "chorus", "drawl", "hint",
 ))
 # A quote tagged with one of these and no addressee is said to the speaker of the quote before
-# it, if that one ends at most REPLY_WINDOW tokens before
-REPLY_VERBS = frozenset(("reply", "answer", "respond", "retort", "rejoin"))
+# it, if that one ends at most REPLY_WINDOW tokens before: a reply, or a question in an
+# exchange ('"Did you leave them in the car?" asked his wife')
+REPLY_VERBS = frozenset(
+    ("reply", "answer", "respond", "retort", "rejoin", "ask", "inquire", "enquire")
+)
 REPLY_WINDOW = 60
 FIRST_SINGULAR = frozenset(("i", "me", "my", "mine", "myself"))
 FIRST_PLURAL = frozenset(("we", "us", "our", "ours", "ourselves"))
@@ -119,8 +123,9 @@ def quote_speakers(
         inside = range(start - 1, end + 1)  # the marks too
         speaker = _subject(verb)
         addressee = None
-        if speaker is None and verb.i == end + 1:
-            # '"...," said Priya': small parsers take the inverted subject for an object
+        if (speaker is None or speaker.i in inside) and verb.i == end + 1:
+            # '"...," said Priya': small parsers take the inverted subject for an object, and
+            # '"Did you ...?" asked his wife' for a verb coordinated with the quote's own
             speaker = next((c for c in verb.rights if c.pos_ in NOMINAL_POS), None)
         elif speaker is not None:
             addressee = _addressee(verb, inside)

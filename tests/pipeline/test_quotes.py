@@ -193,6 +193,39 @@ def reply_doc(verb="replied", lemma="reply"):
     ])
 
 
+def question_doc():
+    # " I lost my keys , " said Oliver . " Did you leave them ? " asked his wife .  (the parse
+    # makes "asked" a conjunct of the quote's "leave", and "his wife" its object)
+    return parsed([
+        ('"', 7, "punct", "PUNCT", '"'), ("I", 2, "nsubj", "PRON", "I"),
+        ("lost", 7, "ccomp", "VERB", "lose"), ("my", 4, "poss", "PRON", "my"),
+        ("keys", 2, "dobj", "NOUN", "key"), (",", 7, "punct", "PUNCT", ","),
+        ('"', 7, "punct", "PUNCT", '"'), ("said", 7, "ROOT", "VERB", "say"),
+        ("Oliver", 7, "nsubj", "PROPN", "Oliver"), (".", 7, "punct", "PUNCT", "."),
+        ('"', 13, "punct", "PUNCT", '"'), ("Did", 13, "aux", "AUX", "do"),
+        ("you", 13, "nsubj", "PRON", "you"), ("leave", 13, "ROOT", "VERB", "leave"),
+        ("them", 13, "dobj", "PRON", "they"), ("?", 13, "punct", "PUNCT", "?"),
+        ('"', 17, "punct", "PUNCT", '"'), ("asked", 13, "conj", "VERB", "ask"),
+        ("his", 19, "poss", "PRON", "his"), ("wife", 17, "dobj", "NOUN", "wife"),
+        (".", 17, "punct", "PUNCT", "."),
+    ])
+
+
+def test_a_question_after_a_quote_is_asked_of_its_speaker():
+    doc = question_doc()
+    quotes = quote_speakers(doc)
+    # the inverted subject after the closing mark, not the quote's own "you"; the question
+    # goes to the speaker of the quote before
+    assert [(q.speaker, q.addressee) for q in quotes] == [((8, 9), None), ((18, 20), (8, 9))]
+    spans = [(1, 2), (3, 4), (8, 9), (12, 13), (18, 19), (18, 20)]
+    # the model links "you" to "his wife" best
+    scores = scores_for(spans, [[], [3.0], [2.0, 2.0], [-1.0, -1.0, -1.0], [-2.0] * 4,
+                                [-2.0, -2.0, -2.0, 3.0, -2.0]])
+    clusters = decode_clusters(doc, scores, 0.0, [QUOTES])
+    assert [(1, 2), (3, 4), (8, 9), (12, 13)] in clusters
+    assert not any((12, 13) in c and (18, 20) in c for c in clusters)
+
+
 def test_a_reply_is_said_to_the_speaker_of_the_quote_before():
     quotes = quote_speakers(reply_doc())
     assert [(q.speaker, q.addressee) for q in quotes] == [((7, 8), None), ((16, 17), (7, 8))]
