@@ -38,7 +38,11 @@ _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
 _INDEFINITE_ARTICLES = {"a", "an"}
-_PLACES = {"here", "there"}
+# kept as written in the resolved text: places and reflexives
+_KEPT_WORDS = {
+    "here", "there", "myself", "yourself", "himself", "herself", "itself", "ourselves",
+    "yourselves", "themselves", "oneself",
+}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP).
 _PERSONAL = {
@@ -238,7 +242,8 @@ def resolve_text(doc: Doc) -> str:
       inside a mention that is kept (such as "his" in a main mention "his mother") are replaced.
     - Not replaced: the main mention itself, a mention containing its cluster's main mention
       or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
-      and "there" (places, not noun phrases: "live there"), a mention in apposition with
+      and "there" (places, not noun phrases: "live there"), reflexives ("designed it herself"
+      would read "designed it Emily"), a mention in apposition with
       another of its cluster ("Her landlord, Mr. Castle": either one; needs a parse), and
       every mention of a cluster whose main mention is a pronoun or a verb (a pronoun is never
       replaced by another pronoun).
@@ -325,8 +330,11 @@ class _Resolver:
         name = self.name_of(c)
         if name is not None and mention.start <= name.start and name.end <= mention.end:
             return None  # "her brother Mark" holds the name that would replace it
-        if len(mention) == 1 and (_is_relative(mention[0]) or mention[0].lower_ in _PLACES):
-            return None  # "who", and "there" (a place, not a noun phrase: "live there")
+        word = mention[0]
+        if len(mention) == 1 and (word.text.lower() in _KEPT_WORDS or _is_relative(word)):
+            # "who"; "there", a place, not a noun phrase ("live there"); "herself", which
+            # would read "designed the kitchen Emily"
+            return None
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
@@ -372,7 +380,7 @@ class _Resolver:
             end = _end_before_clause(main, end)
             start = _start_after_greeting(main)
             text = self.render(start, end, trailing_ws=False, visiting=visiting | {c})
-            if end - start > 1 and main[0].lower_ in _INDEFINITE_ARTICLES:
+            if end - start > 1 and main[0].text.lower() in _INDEFINITE_ARTICLES:
                 # the entity is known once it has been introduced: "a fox ... it" reads "the
                 # fox", not "a fox", where "it" was (lower case: `_match_case` capitalises it
                 # where a sentence starts)
@@ -394,7 +402,7 @@ def _name_in(mention: Span) -> Optional[Span]:
         start = root.i
         while start > mention.start and _is_name_token(doc[start - 1]):
             start -= 1
-        if start == mention.start + 1 and doc[mention.start].lower_ == "the":
+        if start == mention.start + 1 and doc[mention.start].text.lower() == "the":
             start = mention.start
         return doc[start : root.i + 1]
     for child in root.rights:

@@ -341,6 +341,9 @@ def test_resolved_nesting(words, tags, clusters, expected):
          "I told you that I was late"),
         # relative pronouns are kept
         ("The man who came left", "DT NN WP VBD VBD", [[(0, 2), (2, 3)]], "The man who came left"),
+        # so are reflexives: "built it Emily" would read wrong
+        ("Emily said she built it herself", "NNP VBD PRP VBD PRP PRP",
+         [[(0, 1), (2, 3), (5, 6)]], "Emily said Emily built it herself"),
         # a nominal mention takes the main's text
         ("Barack Obama spoke . The president left", "NNP NNP VBD . DT NN VBD",
          [[(0, 2), (4, 6)]], "Barack Obama spoke. Barack Obama left"),
