@@ -4,12 +4,13 @@ students visited a castle, and they ..." linked to "the students"). Where the co
 itself is a candidate antecedent of the pronoun, its members are not: the pronoun takes the
 group, or its next best antecedent.
 """
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
 
 PLURAL_PRONOUNS = frozenset(("they", "them", "their", "theirs", "themselves"))
+NOUN_POS = frozenset(("NOUN", "PROPN"))
 
 
 def group_member_antecedents(
@@ -20,7 +21,8 @@ def group_member_antecedents(
     valid: numpy.ndarray,
 ) -> numpy.ndarray:
     """Which candidate antecedents of plural pronouns are members of a coordination that is
-    itself a candidate antecedent of the same pronoun.
+    itself a candidate antecedent of the same pronoun, and which of a noun phrase are
+    coordinations with a member of its head noun.
 
     doc (Doc): the doc; without a dependency parse nothing is a coordination.
     spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
@@ -36,8 +38,6 @@ def group_member_antecedents(
     spans = [(int(s), int(e)) for s, e in spans]
     pronouns = [row for row, (s, e) in enumerate(spans)
                 if e - s == 1 and doc[s].lower_ in PLURAL_PRONOUNS]
-    if not pronouns:
-        return forbidden
     members = _coordination_members(doc, spans, heads)  # coordination -> its conjuncts
     if not members:
         return forbidden
@@ -49,7 +49,38 @@ def group_member_antecedents(
                 inside.update(group_members)
         if inside:
             forbidden[row] = numpy.isin(antecedents[row], list(inside))
+    return forbidden | _groups_of_a_members_noun(doc, spans, heads, antecedents, members)
+
+
+def _groups_of_a_members_noun(
+    doc: Doc,
+    spans: List[Tuple[int, int]],
+    heads: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    members: Dict[int, List[int]],
+) -> numpy.ndarray:
+    """[M, K] which candidate antecedents of a noun phrase are coordinations with a member of
+    that head noun: "The boys" after "two boys and a dog" are the boys, not the group."""
+    forbidden = numpy.zeros(antecedents.shape, dtype=bool)
+    noun_of = {
+        group: {_noun(doc, heads[j]) for j in group_members} - {None}
+        for group, group_members in members.items()
+    }
+    for row, (start, _) in enumerate(spans):
+        noun = _noun(doc, heads[row])
+        if noun is None:
+            continue
+        # the groups before the noun phrase (not one it is part of, nor itself)
+        groups = [g for g, nouns in noun_of.items() if noun in nouns and spans[g][1] <= start]
+        if groups:
+            forbidden[row] = numpy.isin(antecedents[row], groups)
     return forbidden
+
+
+def _noun(doc: Doc, head: int) -> Optional[str]:
+    """The lemma of a mention's head (lower case) where that is a noun or name, else None."""
+    token = doc[int(head)]
+    return token.lemma_.lower() if token.pos_ in NOUN_POS else None
 
 
 def _coordination_members(

@@ -1,5 +1,6 @@
-"""The groups constraint: a plural pronoun takes a coordination rather than one of its members.
-Docs are built by hand (words, heads, deps, tags), scores too, with sentences of our own."""
+"""The groups constraint: a plural pronoun takes a coordination rather than one of its members,
+and a noun phrase with a member's head noun the member. Docs are built by hand (words, heads,
+deps, tags), scores too, with sentences of our own."""
 import numpy
 import spacy
 from spacy.tokens import Doc
@@ -68,3 +69,36 @@ def test_without_a_parse_nothing_is_a_group():
     members = group_member_antecedents(pets_doc(), SPANS, HEADS, antecedents, VALID)
     assert members[3].tolist() == [False, True, True]
     assert not group_member_antecedents(doc, SPANS, HEADS, antecedents, VALID).any()
+
+
+def boys_doc():
+    # The boys and the dog hid , so the boys slept .
+    tags = ["DT", "NNS", "CC", "DT", "NN", "VBD", ",", "RB", "DT", "NNS", "VBD", "."]
+    return Doc(
+        spacy.blank("en").vocab,
+        words=["The", "boys", "and", "the", "dog", "hid", ",", "so", "the", "boys", "slept", "."],
+        heads=[1, 5, 1, 4, 1, 5, 5, 10, 9, 10, 5, 5],
+        deps=["det", "nsubj", "cc", "det", "conj", "ROOT", "punct", "advmod", "det", "nsubj",
+              "conj", "punct"],
+        tags=tags,
+        pos=[POS.get(t, "NOUN") for t in tags],
+        lemmas=["the", "boy", "and", "the", "dog", "hide", ",", "so", "the", "boy", "sleep", "."],
+    )
+
+
+def test_a_noun_phrase_with_a_members_head_noun_takes_the_member_not_the_group():
+    doc = boys_doc()
+    spans = [(0, 5), (0, 2), (3, 5), (8, 10)]
+    heads = numpy.asarray([1, 1, 4, 9])
+    # "the boys" scores the pair highest, then "The boys"
+    scores = scores_for(spans, [[], [-5.0], [-5.0, -5.0], [3.0, 2.0, -1.0]])
+    assert decode_clusters(doc, scores, 0.0, []) == [[(0, 5), (8, 10)]]
+    assert decode_clusters(doc, scores, 0.0, ["groups"]) == [[(0, 2), (8, 10)]]
+    forbidden = group_member_antecedents(doc, spans, heads, numpy.asarray(scores.antecedents),
+                                         numpy.ones((4, 3), dtype=bool))
+    assert forbidden[3].tolist() == [True, False, False]
+    # another head noun ("the children") may take the group
+    doc[9].lemma_ = "child"
+    forbidden = group_member_antecedents(doc, spans, heads, numpy.asarray(scores.antecedents),
+                                         numpy.ones((4, 3), dtype=bool))
+    assert not forbidden.any()
