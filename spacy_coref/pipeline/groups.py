@@ -4,13 +4,17 @@ students visited a castle, and they ..." linked to "the students"). Where the co
 itself is a candidate antecedent of the pronoun, its members are not: the pronoun takes the
 group, or its next best antecedent.
 """
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy
+from spacy.attrs import DEP, HEAD, LEMMA, POS
+from spacy.strings import get_string_id
+from spacy.symbols import NOUN, PROPN
 from spacy.tokens import Doc
 
 PLURAL_PRONOUNS = frozenset(("they", "them", "their", "theirs", "themselves"))
-NOUN_POS = frozenset(("NOUN", "PROPN"))
+NOUN_POS_IDS = numpy.asarray([NOUN, PROPN], dtype="uint64")
+CONJ = get_string_id("conj")
 
 
 def group_member_antecedents(
@@ -60,27 +64,19 @@ def _groups_of_a_members_noun(
     members: Dict[int, List[int]],
 ) -> numpy.ndarray:
     """[M, K] which candidate antecedents of a noun phrase are coordinations with a member of
-    that head noun: "The boys" after "two boys and a dog" are the boys, not the group."""
+    that head noun: "The boys" after "two boys and a dog" are the boys, not the group. Arrays
+    over the doc's tokens: every mention is read, and docs have many."""
     forbidden = numpy.zeros(antecedents.shape, dtype=bool)
-    noun_of = {
-        group: {_noun(doc, heads[j]) for j in group_members} - {None}
-        for group, group_members in members.items()
-    }
-    for row, (start, _) in enumerate(spans):
-        noun = _noun(doc, heads[row])
-        if noun is None:
-            continue
-        # the groups before the noun phrase (not one it is part of, nor itself)
-        groups = [g for g, nouns in noun_of.items() if noun in nouns and spans[g][1] <= start]
-        if groups:
-            forbidden[row] = numpy.isin(antecedents[row], groups)
+    lemma, pos = doc.to_array([LEMMA, POS]).astype("uint64").T  # [T] each
+    head_lemmas = lemma[numpy.asarray(heads, dtype="int64")]  # [M]
+    nouns = numpy.isin(pos[numpy.asarray(heads, dtype="int64")], NOUN_POS_IDS)  # [M]
+    starts = numpy.asarray([start for start, _ in spans], dtype="int64")  # [M]
+    for group, group_members in members.items():
+        member_nouns = head_lemmas[group_members][nouns[group_members]]
+        # the noun phrases after the group (not one it is part of, nor itself)
+        rows = nouns & numpy.isin(head_lemmas, member_nouns) & (starts >= spans[group][1])
+        forbidden[rows] |= antecedents[rows] == group
     return forbidden
-
-
-def _noun(doc: Doc, head: int) -> Optional[str]:
-    """The lemma of a mention's head (lower case) where that is a noun or name, else None."""
-    token = doc[int(head)]
-    return token.lemma_.lower() if token.pos_ in NOUN_POS else None
 
 
 def _coordination_members(
@@ -89,7 +85,9 @@ def _coordination_members(
     """Each mention that is a coordination ("the cat and the dog") -> the mentions that are
     its conjuncts (one of "the cat", "the dog" each, nested inside it)."""
     # the tokens with a conjunct of their own: only mentions headed by one can be coordinations
-    coordinated = {token.head.i for token in doc if token.dep_ == "conj"}
+    dep, head = doc.to_array([DEP, HEAD]).astype("int64").T  # [T] each, heads relative
+    conjuncts = numpy.flatnonzero(dep == CONJ)
+    coordinated = set((conjuncts + head[conjuncts]).tolist())
     if not coordinated:
         return {}
     by_head: Dict[int, List[int]] = {}
