@@ -2,7 +2,8 @@
 gives a plural pronoun one member of a coordination as its antecedent ("The teacher and the
 students visited a castle, and they ..." linked to "the students"). Where the coordination
 itself is a candidate antecedent of the pronoun, its members are not: the pronoun takes the
-group, or its next best antecedent.
+group, or its next best antecedent. The other way round, a noun phrase whose head noun is a
+member's ("The boys are friendly" after "two boys and a dog") is that member, not the group.
 """
 from typing import Dict, List, Sequence, Tuple
 
