@@ -293,6 +293,7 @@ class _Resolver:
             self.by_start.setdefault(start, []).append((end, c))
         self.main_texts: Dict[int, str] = {}
         self.names: Dict[int, Optional[Span]] = {}
+        self.appositions: Dict[int, Set[MentionOffset]] = {}
 
     def render(
         self, start: int, end: int, *, trailing_ws: bool, visiting: FrozenSet[int] = frozenset()
@@ -362,15 +363,20 @@ class _Resolver:
         """Whether the mention and another of its cluster are in apposition, one naming the
         other ("Her landlord, Mr. Castle"): both stay as written, or the text would read "her
         landlord, her landlord". Needs a parse."""
-        for other in self.clusters[c].mentions:
-            if other.start == mention.start and other.end == mention.end:
-                continue
-            for first, second in ((mention, other), (other, mention)):
+        if c not in self.appositions:
+            # per cluster, once: its appositives are few, its mentions may be thousands
+            mentions = self.clusters[c].mentions
+            pairs: Set[MentionOffset] = set()
+            for second in mentions:
                 root = second.root
-                if root.dep_ == "appos" and first.start <= root.head.i < first.end:
-                    if not (second.start <= root.head.i < second.end):
-                        return True
-        return False
+                if root.dep_ != "appos" or second.start <= root.head.i < second.end:
+                    continue
+                anchors = [m for m in mentions if m.start <= root.head.i < m.end]
+                if anchors:
+                    pairs.add(_offsets(second))
+                    pairs.update(_offsets(m) for m in anchors)
+            self.appositions[c] = pairs
+        return _offsets(mention) in self.appositions[c]
 
     def main_text(self, c: int, visiting: FrozenSet[int]) -> str:
         if c not in self.main_texts:
