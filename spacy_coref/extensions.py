@@ -510,9 +510,9 @@ def _is_pronoun_token(token: Token) -> bool:
     cased = text.islower() or text.istitle()  # so that "US" and "IT" are not "us" and "it"
     if not token.pos_ and not token.tag_:
         return (cased and lower in _PERSONAL) or lower in _OTHER_PRONOUNS
-    # The tagger can take a capitalised pronoun for a name ("Hers is red").
-    is_name = token.pos_ == "PROPN" or token.tag_ in _NAME_TAGS
-    return is_name and cased and lower in _PERSONAL
+    # The tagger can take a pronoun for a name ("Hers is red") or a noun ("lent him hers").
+    is_noun = token.pos_ in ("PROPN", "NOUN") or token.tag_.startswith("NN")
+    return is_noun and cased and lower in _PERSONAL
 
 
 def _is_verbal(span: Span) -> bool:

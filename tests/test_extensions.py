@@ -341,6 +341,9 @@ def test_resolved_nesting(words, tags, clusters, expected):
          "I told you that I was late"),
         # relative pronouns are kept
         ("The man who came left", "DT NN WP VBD VBD", [[(0, 2), (2, 3)]], "The man who came left"),
+        # a possessive pronoun the tagger took for a noun is still a pronoun: never a main
+        ("She lent him hers . He thanked her", "PRP VBD PRP NNS . PRP VBD PRP",
+         [[(3, 4), (7, 8)]], "She lent him hers. He thanked her"),
         # so are reflexives: "built it Emily" would read wrong
         ("Emily said she built it herself", "NNP VBD PRP VBD PRP PRP",
          [[(0, 1), (2, 3), (5, 6)]], "Emily said Emily built it herself"),
