@@ -20,7 +20,9 @@ homeopathy is in common use"). A plural noun, a pronoun or a verb before a name 
 error ("Wikinews interviews Mario J. Lucero"), not part of it, and so is what follows a noun
 the parse makes the root of its sentence ("Residents who opposed the plan gathered outside" as
 one noun phrase). A longer phrase that is a mention of a cluster already stays where it is: no
-mention is in two clusters.
+mention is in two clusters. Nor does a phrase grow to hold an object pronoun of its own
+cluster ("the nurses, who she said had worked long hours, and promised them a bonus", a
+parse's error): an object is never the phrase it sits in.
 
 Part of a name is not what a pronoun means: "Harbor" in "Harbor Airlines ... it" and
 "Nakamura" in "Professor Nakamura ... her" are candidates (OntoGUM annotates names inside
@@ -48,6 +50,7 @@ BEFORE_HEAD = frozenset(("det", "amod", "compound", "nummod", "poss", "nmod", "p
 # bracket that opens such a part also closes it)
 AFTER_HEAD = frozenset(("prep", "relcl"))
 SET_OFF = SAME_HEAD_SET_OFF | {")"}
+OBJECT_DEPS = frozenset(("dobj", "iobj", "dative", "pobj", "obj"))
 # a phrase of time after a noun belongs to the verb: "the bridge [for years]"
 DURATION_PREPOSITIONS = frozenset(("for", "since", "until", "till"))
 TIME_ENTS = frozenset(("DATE", "TIME"))
@@ -85,9 +88,18 @@ def whole_phrases(
     for cluster in clusters:
         # a person's cluster: its names are people's whatever the entity recognizer says
         person = any(e - s == 1 and doc[s].lower_ in PERSONAL_PRONOUNS for s, e in cluster)
-        grown = {_whole_phrase(doc, mention, by_head, taken, person) for mention in cluster}
+        # its object pronouns: a phrase holding one is not this entity ("the nurses, who
+        # ... and promised them a bonus", a parse's error; "the man who loved his wife" is)
+        own = [s for s, e in cluster if e - s == 1 and _object_pronoun(doc[s])]
+        grown = {_whole_phrase(doc, mention, by_head, taken, person, own) for mention in cluster}
         result.append(sorted(grown))
     return result
+
+
+def _object_pronoun(token: Token) -> bool:
+    """A pronoun as an object, not a reflexive ("the man who hurt himself" is the man)."""
+    reflexive = token.lower_.endswith(("self", "selves"))
+    return token.pos_ == "PRON" and token.dep_ in OBJECT_DEPS and not reflexive
 
 
 def _whole_phrase(
@@ -96,6 +108,7 @@ def _whole_phrase(
     by_head: Dict[int, List[MentionOffset]],
     taken: Set[MentionOffset],
     person: bool,
+    own_pronouns: Sequence[int] = (),
 ) -> MentionOffset:
     start, end = mention
     head = doc[start:end].root
@@ -106,6 +119,8 @@ def _whole_phrase(
         if outer == mention or not (outer[0] <= start and end <= outer[1]) or outer in taken:
             continue
         if outer[1] - outer[0] <= best[1] - best[0]:
+            continue
+        if any(outer[0] <= i < outer[1] and not start <= i < end for i in own_pronouns):
             continue
         if _adds_phrase_words_only(doc, head.i, mention, outer, person):
             best = outer

@@ -176,6 +176,31 @@ def test_a_phrase_of_time_the_parse_hung_from_the_noun_is_not_part_of_it():
     ]
 
 
+def nurses_doc(pronoun):
+    # The nurses who thanked <pronoun> left . They smiled .
+    return parsed(
+        ["The", "nurses", "who", "thanked", pronoun, "left", ".", "They", "smiled", "."],
+        [1, 5, 3, 1, 3, 5, 5, 8, 8, 8],
+        ["det", "nsubj", "nsubj", "relcl", "dobj", "ROOT", "punct", "nsubj", "ROOT", "punct"],
+        ["DT", "NNS", "WP", "VBD", "PRP", ".", ".", "PRP", "VBD", "."],
+    )
+
+
+def test_a_phrase_holding_an_object_pronoun_of_its_own_cluster_is_not_grown_to():
+    candidates = [(0, 2), (0, 5), (4, 5), (7, 8)]
+    # the model put "them" with "The nurses": the phrase "The nurses who thanked them" would
+    # hold its own object, so "The nurses" stays as it is
+    clusters = [[(0, 2), (4, 5), (7, 8)]]
+    assert whole_phrases(nurses_doc("them"), clusters, candidates) == clusters
+    # without "them" in the cluster, or with a reflexive, the phrase is whole
+    assert whole_phrases(nurses_doc("them"), [[(0, 2), (7, 8)]], candidates) == [
+        [(0, 5), (7, 8)]
+    ]
+    assert whole_phrases(nurses_doc("themselves"), clusters, candidates) == [
+        [(0, 5), (4, 5), (7, 8)]
+    ]
+
+
 def airline_doc(hugo_label="PERSON"):
     # Harbor Airlines thanked Hugo Brandt because it owed him .
     doc = parsed(
