@@ -255,6 +255,8 @@ def resolve_text(doc: Doc) -> str:
       then). Either is itself resolved (so "his mother" reads "John's mother" everywhere),
       without a trailing possessive "'s", and, in a parsed doc, without a clause or
       apposition after its head: "a golden fish, which begged him" gives "the golden fish".
+      A replaced mention keeps its own clause or apposition ("The library, which has 40,000
+      books," reads "The new library, which has 40,000 books,").
     - Possessives: a possessive pronoun (tag PRP$, dep `poss`, or his/its/their/my/your/our/mine/
       yours/hers/ours/theirs) becomes main + "'s", or main + "'" if the main ends in "s" (AP style,
       never wrong for plurals: "the students'"); a mention ending in a possessive "'s" keeps its
@@ -339,13 +341,21 @@ class _Resolver:
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
+        source = name if name is not None else main
+        cut = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
+        if cut < mention.end:
+            # the mention's own clause or apposition stays: "The library, which has 40,000
+            # books, will open" reads "The new library, which has 40,000 books, will open",
+            # not "The new library, will open"
+            rest = self.render(cut, mention.end, trailing_ws=False, visiting=visiting)
+            return _match_case(base, mention, source) + self.doc[cut - 1].whitespace_ + rest
         if _ends_in_possessive(mention):
             text = base + mention[-1].text
         elif len(mention) == 1 and _is_possessive_pronoun(mention[0]):
             text = base + ("'" if base[-1:] in ("s", "S") else "'s")
         else:
             text = base
-        return _match_case(text, mention, name if name is not None else main)
+        return _match_case(text, mention, source)
 
     def name_of(self, c: int) -> Optional[Span]:
         """The first name among cluster `c`'s mentions (`_name_in`), or None."""

@@ -255,6 +255,23 @@ def test_resolved_replacement_is_the_clusters_name(nlp_sm):
     )
 
 
+def test_resolved_mention_keeps_its_own_clause(nlp_sm):
+    doc = nlp_sm("A library opened. The library, which has many books, is new.")
+    books = next(t.i for t in doc if t.text == "books")
+    second = next(t.i for t in doc if t.text == "The")
+    assert doc[second + 1].text == "library" and doc[books].head.head.text == "library"
+    set_clusters(doc, [[(0, 2), (second, books + 1)]])
+    # replaced up to its clause, which stays (the comma after it too)
+    assert doc._.coref_resolved == "A library opened. The library, which has many books, is new."
+    doc = nlp_sm("A new library opened. The library, which has many books, is open.")
+    books = next(t.i for t in doc if t.text == "books")
+    second = next(t.i for t in doc if t.text == "The")
+    set_clusters(doc, [[(0, 3), (second, books + 1)]])
+    assert doc._.coref_resolved == (
+        "A new library opened. The new library, which has many books, is open."
+    )
+
+
 def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("A fox lived in the forest. The dog chased it, and it ran.")
     its = [t.i for t in doc if t.text == "it"]
