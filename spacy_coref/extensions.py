@@ -243,10 +243,10 @@ def resolve_text(doc: Doc) -> str:
     - Not replaced: the main mention itself, a mention containing its cluster's main mention
       or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
       and "there" (places, not noun phrases: "live there"), reflexives ("designed it herself"
-      would read "designed it Emily"), a mention in apposition with
-      another of its cluster ("Her landlord, Mr. Castle": either one; needs a parse), and
-      every mention of a cluster whose main mention is a pronoun or a verb (a pronoun is never
-      replaced by another pronoun).
+      would read "designed it Emily"), a mention in apposition with another of its cluster
+      ("Her landlord, Mr. Castle": either one; needs a parse), and every mention of a cluster
+      whose main mention is a pronoun or a verb (a pronoun is never replaced by another
+      pronoun).
     - The replacement is, in a parsed doc, the cluster's first name: the capitalised proper
       nouns that end at a mention's head ("Mark" of "her brother Mark", "the Harlow
       Museum"), or such a name in apposition with the head inside it ("Its chief executive,
@@ -294,7 +294,7 @@ class _Resolver:
         for (start, end), c in sorted(by_offsets.items(), key=_longest_first):
             self.by_start.setdefault(start, []).append((end, c))
         self.main_texts: Dict[int, str] = {}
-        self.names: Dict[int, Optional[Span]] = {}
+        self.sources: Dict[int, Span] = {}
         self.appositions: Dict[int, Set[MentionOffset]] = {}
 
     def render(
@@ -330,8 +330,8 @@ class _Resolver:
             return None
         if _is_pronoun(main) or _is_verbal(main) or _is_verbal(mention):
             return None
-        name = self.name_of(c)
-        if name is not None and mention.start <= name.start and name.end <= mention.end:
+        source = self.source_of(c)
+        if source is not main and mention.start <= source.start and source.end <= mention.end:
             return None  # "her brother Mark" holds the name that would replace it
         word = mention[0]
         if len(mention) == 1 and (word.text.lower() in _KEPT_WORDS or _is_relative(word)):
@@ -341,7 +341,6 @@ class _Resolver:
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
-        source = name if name is not None else main
         cut = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
         if cut < mention.end:
             # the mention's own clause or apposition stays: "The library, which has 40,000
@@ -357,17 +356,17 @@ class _Resolver:
             text = base
         return _match_case(text, mention, source)
 
-    def name_of(self, c: int) -> Optional[Span]:
-        """The first name among cluster `c`'s mentions (`_name_in`), or None."""
-        if c not in self.names:
-            self.names[c] = None
-            for mention in self.clusters[c].mentions:
-                if len(mention) and not _is_pronoun(mention) and not _is_verbal(mention):
-                    name = _name_in(mention)
-                    if name is not None:
-                        self.names[c] = name
-                        break
-        return self.names[c]
+    def source_of(self, c: int) -> Span:
+        """What replaces cluster `c`'s mentions: the first name among them (`_name_in`), else
+        its main mention."""
+        if c not in self.sources:
+            names = (
+                _name_in(mention) for mention in self.clusters[c].mentions
+                if len(mention) and not _is_pronoun(mention) and not _is_verbal(mention)
+            )
+            name = next((n for n in names if n is not None), None)
+            self.sources[c] = self.clusters[c].main if name is None else name
+        return self.sources[c]
 
     def in_apposition(self, mention: Span, c: int) -> bool:
         """Whether the mention and another of its cluster are in apposition, one naming the
@@ -390,8 +389,7 @@ class _Resolver:
 
     def main_text(self, c: int, visiting: FrozenSet[int]) -> str:
         if c not in self.main_texts:
-            name = self.name_of(c)
-            main = name if name is not None else self.clusters[c].main
+            main = self.source_of(c)
             end = main.end - 1 if len(main) > 1 and _ends_in_possessive(main) else main.end
             end = _end_before_clause(main, end)
             start = _start_after_greeting(main)

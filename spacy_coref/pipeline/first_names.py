@@ -107,6 +107,8 @@ MASCULINE_FIRST_NAMES = frozenset((
     "Wolfgang", "Wyatt", "Yusuf", "Zachary", "Étienne",
 ))
 # Titles of either gender, which may come before a first name ("Dr. Alice Okafor").
+# both lists, as written ("Mark", not "mark")
+FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
 NEUTRAL_TITLES = frozenset((
     "dr.", "dr", "prof.", "professor", "president", "vice", "prime", "minister", "secretary",
     "chair", "chairman", "chairwoman", "speaker", "senator", "congressman", "congresswoman",

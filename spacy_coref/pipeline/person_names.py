@@ -37,7 +37,7 @@ from spacy.strings import hash_string
 from spacy.tokens import Doc, Span, Token
 
 from ..types import MentionOffset
-from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
+from .first_names import FIRST_NAMES as LISTED_FIRST_NAMES
 from .name_match import (
     HONORIFICS,
     LEADING_ARTICLES,
@@ -52,7 +52,7 @@ from .name_match import (
 # the entity types of places whose one-word names are read (not facilities: "the Ritz" may be
 # "the hotel", and names of buildings are many words)
 PLACE_NAME_ENTS = frozenset(("GPE", "LOC"))
-FIRST_NAMES = frozenset(name.lower() for name in FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
+FIRST_NAMES = frozenset(name.lower() for name in LISTED_FIRST_NAMES)
 # Without a parse: capitalised words that are no names, and what comes before a sentence
 NOT_NAMES = frozenset((
     "i", "god", "january", "february", "march", "april", "june", "july", "august", "september",

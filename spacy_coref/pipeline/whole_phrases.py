@@ -40,7 +40,7 @@ from spacy.symbols import PRON, PROPN
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
-from .first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
+from .first_names import FIRST_NAMES
 from .same_head import SET_OFF as SAME_HEAD_SET_OFF
 
 # what a phrase may add before its head: determiners, adjectives, nouns and names, numbers,
@@ -62,7 +62,6 @@ NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "PRP", "VB", "VBD", "VBP", "VBZ"))
 # a proper noun with one of these inside a name is a word of it ("[Harbor] Airlines")
 NAME_PART_DEP_IDS = [get_string_id(label) for label in ("compound", "flat")]
 INSIDE, OUTSIDE = 1, 2  # ENT_IOB values
-FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
 PERSONAL_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
 
 
