@@ -59,6 +59,14 @@ _POSSESSIVE_WORDS = {
     "thy", "thine",
 }
 _POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
+# "I", "we" and "you" as subjects stay where the verb agrees with them and would not with a
+# name: "I am", "you were", "we think" ("Helen Marsh am" otherwise). Without tags, the verbs
+# after them that only they take.
+_SPEAKER_SUBJECTS = {"i", "we", "you", "thou", "ye"}
+_SUBJECT_DEPS = {"nsubj", "nsubjpass"}
+_NON_THIRD_PERSON_VERBS = {
+    "am", "'m", "’m", "are", "'re", "’re", "were", "have", "'ve", "’ve", "do", "art", "wert",
+}
 # fmt: on
 
 
@@ -243,7 +251,8 @@ def resolve_text(doc: Doc) -> str:
     - Not replaced: the main mention itself, a mention containing its cluster's main mention
       or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
       and "there" (places, not noun phrases: "live there"), reflexives ("designed it herself"
-      would read "designed it Emily"), a mention in apposition with another of its cluster
+      would read "designed it Emily"), "I", "we" and "you" as the subject of a verb that
+      agrees with them and not with a name ("I am", "you were", "we think"), a mention in apposition with another of its cluster
       ("Her landlord, Mr. Castle": either one; needs a parse), and every mention of a cluster
       whose main mention is a pronoun or a verb (a pronoun is never replaced by another
       pronoun).
@@ -338,6 +347,8 @@ class _Resolver:
             # "who"; "there", a place, not a noun phrase ("live there"); "herself", which
             # would read "designed the kitchen Emily"
             return None
+        if len(mention) == 1 and _subject_of_a_non_third_person_verb(word):
+            return None  # "I am writing" would read "Helen Marsh am writing"
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
@@ -554,6 +565,26 @@ def _is_possessive_pronoun(token: Token) -> bool:
     if not _is_pronoun_token(token):
         return False
     return token.dep_ == "poss" or token.text.lower() in _POSSESSIVE_WORDS
+
+
+def _subject_of_a_non_third_person_verb(token: Token) -> bool:
+    """Whether `token` is "I", "we" or "you" as the subject of a verb whose form a name would
+    not take: a present tense other than -s (tag VBP: "am", "have", "think") or "were". With a
+    parse, the clause's first verb (its auxiliary where it has one: "were charged", "do you
+    know"); without one, the next word, by its tag or its form."""
+    if token.text.lower() not in _SPEAKER_SUBJECTS:
+        return False
+    doc = token.doc
+    if token.dep:
+        if token.dep_ not in _SUBJECT_DEPS:
+            return False  # "thank you", where a name reads well
+        verb = token.head
+        finite = min([verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))])
+    elif token.i + 1 < len(doc):
+        finite = doc[token.i + 1]
+    else:
+        return False
+    return finite.tag_ == "VBP" or finite.text.lower() in _NON_THIRD_PERSON_VERBS
 
 
 def _ends_in_possessive(span: Span) -> bool:

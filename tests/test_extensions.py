@@ -277,6 +277,18 @@ def test_resolved_mention_keeps_its_own_clause(nlp_sm):
     )
 
 
+def test_resolved_subject_keeps_a_verb_only_it_agrees_with(nlp_sm):
+    doc = nlp_sm("Dear Mr. Patel, we found that you were charged twice. Thank you for your "
+                 "patience. Do you know why? You will get a refund.")
+    yous = [(t.i, t.i + 1) for t in doc if t.lower_ in ("you", "your")]
+    set_clusters(doc, [[(0, 3), *yous]])
+    # "you were" and "Do you know" stay; the object, the possessive and "You will" read the name
+    assert doc._.coref_resolved == (
+        "Dear Mr. Patel, we found that you were charged twice. Thank Mr. Patel for Mr. Patel's "
+        "patience. Do you know why? Mr. Patel will get a refund."
+    )
+
+
 def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("A fox lived in the forest. The dog chased it, and it ran.")
     its = [t.i for t in doc if t.text == "it"]
@@ -377,6 +389,15 @@ def test_resolved_nesting(words, tags, clusters, expected):
          "Dear Mr. Patel, thank Mr. Patel"),
         ("Hi Grace , can you come", "UH NNP , MD PRP VB", [[(0, 2), (4, 5)]],
          "Hi Grace, can Grace come"),
+        # "I", "we" and "you" stay before a verb a name would not take ("Helen Marsh am")
+        ("Helen Marsh wrote . I am sorry", "NNP NNP VBD . PRP VBP JJ", [[(0, 2), (4, 5)]],
+         "Helen Marsh wrote. I am sorry"),
+        ("Helen Marsh wrote . I think so", "NNP NNP VBD . PRP VBP RB", [[(0, 2), (4, 5)]],
+         "Helen Marsh wrote. I think so"),
+        ("Helen Marsh wrote . I left", "NNP NNP VBD . PRP VBD", [[(0, 2), (4, 5)]],
+         "Helen Marsh wrote. Helen Marsh left"),
+        ("Dear Mr. Patel , you were charged", "JJ NNP NNP , PRP VBD VBN", [[(0, 3), (4, 5)]],
+         "Dear Mr. Patel, you were charged"),
     ],
 )
 # fmt: on

@@ -46,6 +46,9 @@ reliably, and their violations are the errors a user sees first:
 * same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
   laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter"
   in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
+* other_heads: a common noun phrase takes an earlier one with another head noun ("the plan"
+  after "the government") only where the link scores well above "no antecedent"
+  (`other_heads.py`); needs part-of-speech tags.
 * whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
   hold "the little house in Great Britain Street" becomes that (`whole_phrases.py`); applied
   last.
@@ -78,6 +81,7 @@ from .first_names import (
     PLACE_NAMES,
 )
 from .groups import group_member_antecedents
+from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs
 from .name_match import (
     PERSON_ENTS,
     is_naming_participle_object,
@@ -101,11 +105,12 @@ SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (
 CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
 GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (groups.py)
 WHOLE_PHRASES = "whole_phrases"  # "the house in Great Britain Street", not "the house"
+OTHER_HEADS = "other_heads"  # "the plan" is seldom "the government" (other_heads.py)
 CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
-    CATAPHORA, GROUPS, WHOLE_PHRASES,
+    CATAPHORA, GROUPS, WHOLE_PHRASES, OTHER_HEADS,
 )
-INDEFINITE_ARTICLES = {"a", "an"}
+INDEFINITE_ARTICLES = {"a", "an", "another"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -514,6 +519,11 @@ def decode_clusters(
     if INDEFINITES in constraints and len(spans):
         mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
+    if OTHER_HEADS in constraints and len(spans) and doc.has_annotation("DEP"):
+        if mentions is None:
+            mentions = mention_constraints(doc, spans)
+        other = other_head_pairs(doc, mentions.heads, scores.antecedents)
+        scores = _lowered(scores, other & valid_antecedents(scores), OTHER_HEAD_MARGIN)
     if not len(spans) or not (
         AGREEMENT in constraints
         or BINDING in constraints
@@ -786,6 +796,15 @@ def _with_whole_names(
             pair[m, columns[0]] = max(pair[m, columns[0]], pair[m, k])
         if moved or first[part]:
             pair[m, k] = MASKED_SCORE
+    return dataclasses.replace(scores, scores=pair_scores)
+
+
+def _lowered(scores: CorefScores, pairs: numpy.ndarray, margin: float) -> CorefScores:
+    """The scores with the (mention, antecedent) `pairs` ([M, K] bool) lowered by `margin`."""
+    if not pairs.any():
+        return scores
+    pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K], a copy
+    pair_scores[:, FIRST_ANTECEDENT_COLUMN:][pairs] -= margin
     return dataclasses.replace(scores, scores=pair_scores)
 
 

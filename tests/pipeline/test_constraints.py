@@ -746,6 +746,23 @@ def test_an_indefinite_takes_no_antecedent_but_may_be_one():
     assert decode_clusters(doc, scores, 0.0, ["indefinites"]) == [[(5, 8), (10, 11)]]
 
 
+def test_another_is_an_indefinite_article():
+    # The old library closed . Another library opened ; it is big .
+    words = [t.text for t in library_doc()]
+    words[5:7] = ["Another"]
+    doc = parsed(
+        words,
+        [2, 2, 3, 3, 3, 6, 7, 7, 7, 10, 10, 10, 10],
+        ["det", "amod", "nsubj", "ROOT", "punct", "det", "nsubj", "ROOT", "punct", "nsubj",
+         "ROOT", "acomp", "punct"],
+        ["DT", "JJ", "NN", "VBD", ".", "DT", "NN", "VBD", ".", "PRP", "VBD", "JJ", "."],
+    )
+    spans = [(0, 3), (5, 7), (9, 10)]  # The old library, Another library, it
+    assert mention_constraints(doc, spans).indefinite.tolist() == [False, True, False]
+    unparsed = spacy.blank("en")("The old library closed. Another library opened; it is big.")
+    assert mention_constraints(unparsed, spans).indefinite.tolist() == [False, True, False]
+
+
 def test_without_a_parse_a_span_from_an_article_on_is_indefinite():
     doc = spacy.blank("en")("The old library closed. A new library opened; it is big. A")
     spans = [(0, 3), (5, 8), (10, 11), (14, 15)]  # ..., it, "A" alone

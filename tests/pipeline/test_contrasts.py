@@ -116,3 +116,41 @@ def test_no_mentions_and_empty_docs():
     doc = spacy.blank("en")("")
     none = contrasting_pairs(doc, [], numpy.zeros(0, dtype="int64"), numpy.zeros((0, 0), "int64"))
     assert none.shape == (0, 0)
+
+
+def men_doc():
+    # Two men came . One of them laughed ; the other cried .
+    return parsed(
+        ["Two", "men", "came", ".", "One", "of", "them", "laughed", ";", "the", "other",
+         "cried", "."],
+        [1, 2, 2, 2, 7, 4, 5, 7, 7, 10, 11, 7, 7],
+        ["nummod", "nsubj", "ROOT", "punct", "nsubj", "prep", "pobj", "ROOT", "punct", "det",
+         "nsubj", "conj", "punct"],
+        ["CD", "NNS", "VBD", ".", "CD", "IN", "PRP", "VBD", ":", "DT", "JJ", "VBD", "."],
+    )
+
+
+MEN_SPANS = [(0, 2), (4, 7), (6, 7), (9, 11)]  # Two men, One of them, them, the other
+MEN_SCORES = [[], [-1.0], [3.0, -1.0], [-1.0, 2.0, -1.0]]
+
+
+def test_one_and_the_other_are_two_whatever_their_heads():
+    antecedents = numpy.asarray(scores_for(MEN_SPANS, MEN_SCORES).antecedents)
+    found = contrasting_pairs(men_doc(), MEN_SPANS, numpy.asarray([1, 4, 6, 10]), antecedents)
+    assert {(q, int(antecedents[q, k])) for q, k in zip(*numpy.nonzero(found)) if k < q} == {
+        (3, 1)
+    }
+    # the model's mistake, "the other" with "One of them", is undone
+    scores = scores_for(MEN_SPANS, MEN_SCORES)
+    assert decode_clusters(men_doc(), scores, 0.0, []) == [[(0, 2), (6, 7)], [(4, 7), (9, 11)]]
+    assert decode_clusters(men_doc(), scores, 0.0, ["contrasts"]) == [[(0, 2), (6, 7)]]
+
+
+def test_one_and_the_other_without_a_parse():
+    doc = spacy.blank("en")("Two men came. One of them laughed; the other cried.")
+    assert [t.text for t in doc][4:11] == ["One", "of", "them", "laughed", ";", "the", "other"]
+    antecedents = numpy.asarray(scores_for(MEN_SPANS, MEN_SCORES).antecedents)
+    found = contrasting_pairs(doc, MEN_SPANS, numpy.full(4, -1), antecedents)
+    assert {(q, int(antecedents[q, k])) for q, k in zip(*numpy.nonzero(found)) if k < q} == {
+        (3, 1)
+    }
