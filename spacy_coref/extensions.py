@@ -59,6 +59,11 @@ _POSSESSIVE_WORDS = {
     "thy", "thine",
 }
 _POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
+# quantifiers before a plural noun that "the" would not go with ("the many people")
+_QUANTIFIERS = {
+    "many", "few", "several", "most", "all", "both", "some", "any", "no", "enough", "more",
+    "fewer", "less", "such",
+}
 # "I", "we" and "you" as subjects stay where the verb agrees with them and would not with a
 # name: "I am", "you were", "we think" ("Helen Marsh am" otherwise). Without tags, the verbs
 # after them that only they take.
@@ -261,7 +266,8 @@ def resolve_text(doc: Doc) -> str:
       Museum"), or such a name in apposition with the head inside it ("Its chief executive,
       Anna Berger"): "she" reads "Anna Berger", not "its chief executive". Without one, it is
       the main mention's text, with "the" for a leading "a" or "an" (the thing is known by
-      then). Either is itself resolved (so "his mother" reads "John's mother" everywhere),
+      then) and before a plural without a determiner ("two men" reads "the two men").
+      Either is itself resolved (so "his mother" reads "John's mother" everywhere),
       without a trailing possessive "'s", and, in a parsed doc, without a clause or
       apposition after its head: "a golden fish, which begged him" gives "the golden fish".
       A replaced mention keeps its own clause or apposition ("The library, which has 40,000
@@ -410,8 +416,30 @@ class _Resolver:
                 # fox", not "a fox", where "it" was (lower case: `_match_case` capitalises it
                 # where a sentence starts)
                 text = "the" + text[len(self.doc[start].text) :]
+            elif _bare_plural(main, start, end):
+                # so are "two men" and "tomatoes": "One of them is 19" reads "One of the two
+                # men", not "One of two men"
+                first = text[:1].lower() if self.doc[start].is_sent_start else text[:1]
+                text = "the " + first + text[1:]
             self.main_texts[c] = text
         return self.main_texts[c]
+
+
+def _bare_plural(main: Span, start: int, end: int) -> bool:
+    """Whether doc[start:end] of a main mention is a plural common noun phrase without a
+    determiner or possessor ("two men", "tomatoes", "old friends"), by its parse; not a
+    quantified one ("many people", "both men"), which "the" would change."""
+    root = main.root
+    if not root.dep or root.pos_ != "NOUN" or not (start <= root.i < end):
+        return False
+    children = [t for t in root.children if start <= t.i < end]
+    numbered = any(t.dep_ == "nummod" for t in children)
+    if root.tag_ != "NNS" and not numbered:
+        return False
+    return not any(
+        t.dep_ in ("det", "poss", "predet") or t.lower_ in _QUANTIFIERS or _is_name_token(t)
+        for t in children
+    )
 
 
 def _name_in(mention: Span) -> Optional[Span]:
@@ -476,7 +504,7 @@ def _match_case(text: str, mention: Span, main: Span) -> str:
     mention_starts = _starts_sentence(mention[0])
     if mention_starts and mention[0].text[:1].isupper():
         return text[0].upper() + text[1:]
-    lower = _starts_sentence(main[0]) and _is_determiner(main[0])
+    lower = _starts_sentence(main[0]) and _lower_inside_a_sentence(main[0])
     if not mention_starts and lower and text.startswith(main[0].text):
         # "My daughter" is "my daughter" inside a sentence; "Helen's daughter" stays
         return text[0].lower() + text[1:]
@@ -490,6 +518,16 @@ def _starts_sentence(token: Token) -> bool:
     text = token.text
     is_name = token.pos_ == "PROPN" or token.tag_ in _NAME_TAGS
     return text[:1].isupper() and text != "I" and not is_name
+
+
+def _lower_inside_a_sentence(token: Token) -> bool:
+    """Whether a main mention's first word, capitalised because it starts a sentence, is lower
+    case inside one: a determiner ("The", "My"), or, where the doc is tagged, any word but a
+    name or "I" ("Many people", "Two men", "Tomatoes")."""
+    if _is_determiner(token):
+        return True
+    tagged = bool(token.pos_ or token.tag_)
+    return tagged and not _is_name_token(token) and token.text != "I"
 
 
 def _is_determiner(token: Token) -> bool:

@@ -301,6 +301,20 @@ def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
     assert doc._.coref_resolved == "An owl hooted. The owl flew away."
 
 
+def test_resolved_bare_plural_main_mention_reads_definite(nlp_sm):
+    doc = nlp_sm("The police arrested two men. One of them is 19.")
+    them = first_token(doc, "them").i
+    set_clusters(doc, [[(3, 5), (them, them + 1)]])
+    assert doc._.coref_resolved == "The police arrested two men. One of the two men is 19."
+    doc = nlp_sm("Tomatoes grow fast. She sells them.")
+    set_clusters(doc, [[(0, 1), (6, 7)]])
+    assert doc._.coref_resolved == "Tomatoes grow fast. She sells the tomatoes."
+    # a quantifier stays as it is, without "the"
+    doc = nlp_sm("Many people came. She thanked them.")
+    set_clusters(doc, [[(0, 2), (6, 7)]])
+    assert doc._.coref_resolved == "Many people came. She thanked many people."
+
+
 def test_resolved_possessives_hand_built(alice):
     assert alice._.coref_resolved == ALICE_RESOLVED
     assert alice.text == "Alice saw Bob. She waved at him. Her hat fell."
