@@ -257,10 +257,10 @@ def resolve_text(doc: Doc) -> str:
       or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
       and "there" (places, not noun phrases: "live there"), reflexives ("designed it herself"
       would read "designed it Emily"), "I", "we" and "you" as the subject of a verb that
-      agrees with them and not with a name ("I am", "you were", "we think"), a mention in apposition with another of its cluster
-      ("Her landlord, Mr. Castle": either one; needs a parse), and every mention of a cluster
-      whose main mention is a pronoun or a verb (a pronoun is never replaced by another
-      pronoun).
+      agrees with them and not with a name ("I am", "you were", "we think"), a mention in
+      apposition with another of its cluster ("Her landlord, Mr. Castle": either one; needs a
+      parse), and every mention of a cluster whose main mention is a pronoun or a verb (a
+      pronoun is never replaced by another pronoun).
     - The replacement is, in a parsed doc, the cluster's first name: the capitalised proper
       nouns that end at a mention's head ("Mark" of "her brother Mark", "the Harlow
       Museum"), or such a name in apposition with the head inside it ("Its chief executive,
@@ -419,7 +419,9 @@ class _Resolver:
             elif _bare_plural(main, start, end):
                 # so are "two men" and "tomatoes": "One of them is 19" reads "One of the two
                 # men", not "One of two men"
-                first = text[:1].lower() if self.doc[start].is_sent_start else text[:1]
+                first_word = self.doc[start]
+                lower = first_word.is_sent_start and _lower_inside_a_sentence(first_word)
+                first = text[:1].lower() if lower else text[:1]
                 text = "the " + first + text[1:]
             self.main_texts[c] = text
         return self.main_texts[c]
@@ -523,11 +525,12 @@ def _starts_sentence(token: Token) -> bool:
 def _lower_inside_a_sentence(token: Token) -> bool:
     """Whether a main mention's first word, capitalised because it starts a sentence, is lower
     case inside one: a determiner ("The", "My"), or, where the doc is tagged, any word but a
-    name or "I" ("Many people", "Two men", "Tomatoes")."""
+    name, a word of a named entity ("American officials") or "I" ("Many people", "Two men",
+    "Tomatoes")."""
     if _is_determiner(token):
         return True
     tagged = bool(token.pos_ or token.tag_)
-    return tagged and not _is_name_token(token) and token.text != "I"
+    return tagged and not (_is_name_token(token) or token.ent_type or token.text == "I")
 
 
 def _is_determiner(token: Token) -> bool:

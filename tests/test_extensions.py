@@ -313,6 +313,11 @@ def test_resolved_bare_plural_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("Many people came. She thanked them.")
     set_clusters(doc, [[(0, 2), (6, 7)]])
     assert doc._.coref_resolved == "Many people came. She thanked many people."
+    # a word of a named entity keeps its capital
+    doc = nlp_sm("American officials met. She thanked them.")
+    assert doc[0].ent_type_ == "NORP"
+    set_clusters(doc, [[(0, 2), (6, 7)]])
+    assert doc._.coref_resolved == "American officials met. She thanked the American officials."
 
 
 def test_resolved_possessives_hand_built(alice):

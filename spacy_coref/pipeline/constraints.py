@@ -81,13 +81,13 @@ from .first_names import (
     PLACE_NAMES,
 )
 from .groups import group_member_antecedents
-from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs
 from .name_match import (
     PERSON_ENTS,
     is_naming_participle_object,
     link_repeated_names,
     mention_classes,
 )
+from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs
 from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
