@@ -59,6 +59,11 @@ _POSSESSIVE_WORDS = {
     "thy", "thine",
 }
 _POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
+# entity labels of numbers and times, whose words are no names ("Three little pigs")
+_NUMERIC_ENTS = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"}
+# words that say what a noun phrase is ("The HR team"), not which ("the", "his", "that")
+_CONTENT_POS = {"NOUN", "PROPN", "ADJ", "NUM"}
+_CONTENT_TAG_PREFIXES = ("NN", "JJ", "CD")
 # quantifiers before a plural noun that "the" would not go with ("the many people")
 _QUANTIFIERS = {
     "many", "few", "several", "most", "all", "both", "some", "any", "no", "enough", "more",
@@ -256,11 +261,12 @@ def resolve_text(doc: Doc) -> str:
     - Not replaced: the main mention itself, a mention containing its cluster's main mention
       or name (below), verb mentions (events), relative pronouns (who, whose, which), "here"
       and "there" (places, not noun phrases: "live there"), reflexives ("designed it herself"
-      would read "designed it Emily"), "I", "we" and "you" as the subject of a verb that
-      agrees with them and not with a name ("I am", "you were", "we think"), a mention in
-      apposition with another of its cluster ("Her landlord, Mr. Castle": either one; needs a
-      parse), and every mention of a cluster whose main mention is a pronoun or a verb (a
-      pronoun is never replaced by another pronoun).
+      would read "designed it Emily"), a noun phrase with a content word that a main mention
+      without a name lacks ("The HR team" after "the team": it would say less), "I", "we" and
+      "you" as the subject of a verb that agrees with them and not with a name ("I am", "you
+      were", "we think"), a mention in apposition with another of its cluster ("Her landlord,
+      Mr. Castle": either one; needs a parse), and every mention of a cluster whose main
+      mention is a pronoun or a verb (a pronoun is never replaced by another pronoun).
     - The replacement is, in a parsed doc, the cluster's first name: the capitalised proper
       nouns that end at a mention's head ("Mark" of "her brother Mark", "the Harlow
       Museum"), or such a name in apposition with the head inside it ("Its chief executive,
@@ -348,6 +354,8 @@ class _Resolver:
         source = self.source_of(c)
         if source is not main and mention.start <= source.start and source.end <= mention.end:
             return None  # "her brother Mark" holds the name that would replace it
+        if source is main and not _has_name(main) and _says_more(mention, main):
+            return None  # "The HR team" would read "the team"
         word = mention[0]
         if len(mention) == 1 and (word.text.lower() in _KEPT_WORDS or _is_relative(word)):
             # "who"; "there", a place, not a noun phrase ("live there"); "herself", which
@@ -425,6 +433,29 @@ class _Resolver:
                 text = "the " + first + text[1:]
             self.main_texts[c] = text
         return self.main_texts[c]
+
+
+def _has_name(span: Span) -> bool:
+    return any(_is_name_token(token) for token in span)
+
+
+def _says_more(mention: Span, main: Span) -> bool:
+    """Whether a noun phrase has a content word that the main mention lacks ("The HR team"
+    against "the team", "the old bridge" against "a bridge"): replaced, it would say less."""
+    if _is_pronoun(mention):
+        return False
+    have = {t.text.lower() for t in main}
+    # the words that would be replaced: a clause or apposition of the mention's own stays
+    end = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
+    return any(
+        _is_content_word(t) and t.text.lower() not in have for t in mention.doc[mention.start : end]
+    )
+
+
+def _is_content_word(token: Token) -> bool:
+    if token.pos_ or token.tag_:
+        return token.pos_ in _CONTENT_POS or token.tag_.startswith(_CONTENT_TAG_PREFIXES)
+    return token.is_alpha and not token.is_stop
 
 
 def _bare_plural(main: Span, start: int, end: int) -> bool:
@@ -530,7 +561,8 @@ def _lower_inside_a_sentence(token: Token) -> bool:
     if _is_determiner(token):
         return True
     tagged = bool(token.pos_ or token.tag_)
-    return tagged and not (_is_name_token(token) or token.ent_type or token.text == "I")
+    named = token.ent_type_ and token.ent_type_ not in _NUMERIC_ENTS  # not "Three little pigs"
+    return tagged and not (_is_name_token(token) or named or token.text == "I")
 
 
 def _is_determiner(token: Token) -> bool:

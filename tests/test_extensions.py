@@ -301,6 +301,17 @@ def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
     assert doc._.coref_resolved == "An owl hooted. The owl flew away."
 
 
+def test_resolved_mention_that_says_more_than_the_main_stays(nlp_sm):
+    doc = nlp_sm("The team met on Monday. The HR team sent the notes.")
+    second = [t.i for t in doc if t.text == "The"][1]
+    set_clusters(doc, [[(0, 2), (second, second + 3)]])
+    # "The HR team" read "The team" before: it says more than the main mention
+    assert doc._.coref_resolved == "The team met on Monday. The HR team sent the notes."
+    doc = nlp_sm("The new library opened. The library is big.")
+    set_clusters(doc, [[(0, 3), (5, 7)]])
+    assert doc._.coref_resolved == "The new library opened. The new library is big."
+
+
 def test_resolved_bare_plural_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("The police arrested two men. One of them is 19.")
     them = first_token(doc, "them").i
@@ -313,6 +324,13 @@ def test_resolved_bare_plural_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("Many people came. She thanked them.")
     set_clusters(doc, [[(0, 2), (6, 7)]])
     assert doc._.coref_resolved == "Many people came. She thanked many people."
+    # a number is no name, though the NER calls it an entity
+    doc = nlp_sm("Three little pigs left home. The wolf chased them.")
+    assert doc[0].ent_type_ == "CARDINAL"
+    set_clusters(doc, [[(0, 3), (9, 10)]])
+    assert doc._.coref_resolved == (
+        "Three little pigs left home. The wolf chased the three little pigs."
+    )
     # a word of a named entity keeps its capital
     doc = nlp_sm("American officials met. She thanked them.")
     assert doc[0].ent_type_ == "NORP"
@@ -364,8 +382,8 @@ def test_resolved_possessive_tagged_by_parser(nlp_sm):
     "words,tags,clusters,expected",
     [
         # the outer mention is replaced: the mention inside it is not
-        ("John met his mother . Alice 's mother smiled", "NNP VBD PRP$ NN . NNP POS NN VBD",
-         [[(0, 1), (2, 3), (5, 6)], [(2, 4), (5, 8)]],
+        ("John met his mother . The mother of him smiled", "NNP VBD PRP$ NN . DT NN IN PRP VBD",
+         [[(0, 1), (2, 3), (8, 9)], [(2, 4), (5, 9)]],
          "John met John's mother. John's mother smiled"),
         # the outer mention is kept (it is its cluster's main): the inner one is replaced, and
         # the main's replacement text is resolved too
