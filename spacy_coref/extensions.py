@@ -354,7 +354,10 @@ class _Resolver:
         source = self.source_of(c)
         if source is not main and mention.start <= source.start and source.end <= mention.end:
             return None  # "her brother Mark" holds the name that would replace it
-        if source is main and not _has_name(main) and _says_more(mention, main):
+        # what is replaced ends before the mention's own clause or apposition, which stays
+        cut = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
+        replaced = mention.doc[mention.start : cut]
+        if source is main and not _has_name(main) and _says_more(replaced, main):
             return None  # "The HR team" would read "the team"
         word = mention[0]
         if len(mention) == 1 and (word.text.lower() in _KEPT_WORDS or _is_relative(word)):
@@ -366,7 +369,6 @@ class _Resolver:
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
-        cut = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
         if cut < mention.end:
             # the mention's own clause or apposition stays: "The library, which has 40,000
             # books, will open" reads "The new library, which has 40,000 books, will open",
@@ -439,17 +441,14 @@ def _has_name(span: Span) -> bool:
     return any(_is_name_token(token) for token in span)
 
 
-def _says_more(mention: Span, main: Span) -> bool:
-    """Whether a noun phrase has a content word that the main mention lacks ("The HR team"
-    against "the team", "the old bridge" against "a bridge"): replaced, it would say less."""
-    if _is_pronoun(mention):
+def _says_more(words: Span, main: Span) -> bool:
+    """Whether the words a mention's replacement would replace hold a content word that the
+    main mention lacks ("The HR team" against "the team", "the old bridge" against "a
+    bridge"): replaced, they would say less."""
+    if _is_pronoun(words):
         return False
     have = {t.text.lower() for t in main}
-    # the words that would be replaced: a clause or apposition of the mention's own stays
-    end = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
-    return any(
-        _is_content_word(t) and t.text.lower() not in have for t in mention.doc[mention.start : end]
-    )
+    return any(_is_content_word(t) and t.text.lower() not in have for t in words)
 
 
 def _is_content_word(token: Token) -> bool:

@@ -106,9 +106,9 @@ MASCULINE_FIRST_NAMES = frozenset((
     "Vincent", "Vladimir", "Walter", "Wayne", "Werner", "Wesley", "Wilfred", "William", "Willie",
     "Wolfgang", "Wyatt", "Yusuf", "Zachary", "Étienne",
 ))
-# Titles of either gender, which may come before a first name ("Dr. Alice Okafor").
 # both lists, as written ("Mark", not "mark")
 FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
+# Titles of either gender, which may come before a first name ("Dr. Alice Okafor").
 NEUTRAL_TITLES = frozenset((
     "dr.", "dr", "prof.", "professor", "president", "vice", "prime", "minister", "secretary",
     "chair", "chairman", "chairwoman", "speaker", "senator", "congressman", "congresswoman",
