@@ -209,6 +209,9 @@ class Errors(metaclass=ErrorsWithCodes):
              "{found}.")
     CE116 = ("Unknown feature group(s) {unknown} in the setting 'feature_groups' of "
              "spacy_coref.S2ECoref.v3. Valid groups: {valid}.")
+    CE117 = ("{loc}: expected a line of the word-tag table as 'word<TAB>POS<TAB>TAG' (a word in "
+             "lower case, its coarse and fine part-of-speech tags), but found '{found}'. Rebuild "
+             "the table with `spacy-coref word-tags`.")
     # (CE140-CE149: the Doc._/Span._/Token._ extensions)
     CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
              "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "

@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 from .annotations import cluster_keys
 from .errors import Errors
 from .pipeline.quotes import GREETINGS
+from .pipeline.word_tags import load_fine_word_tags, load_word_tags
 from .types import MentionOffset
 
 # `doc.user_data` key of the antecedent scores that `coref_cluster` stores when asked to: a list
@@ -59,6 +60,8 @@ _POSSESSIVE_WORDS = {
     "thy", "thine",
 }
 _POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
+# the usual tags of the words a possessive "her" stands before ("her brother", "her old car")
+_OWNED_TAGS = {"NOUN", "ADJ", "NUM"}
 # entity labels of numbers and times, whose words are no names ("Three little pigs")
 _NUMERIC_ENTS = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"}
 # words that say what a noun phrase is ("The HR team"), not which ("the", "his", "that")
@@ -71,7 +74,7 @@ _QUANTIFIERS = {
 }
 # "I", "we" and "you" as subjects stay where the verb agrees with them and would not with a
 # name: "I am", "you were", "we think" ("Helen Marsh am" otherwise). Without tags, the verbs
-# after them that only they take.
+# after them that only they take, and those the word-tag table calls VB or VBP.
 _SPEAKER_SUBJECTS = {"i", "we", "you", "thou", "ye"}
 _SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 _NON_THIRD_PERSON_VERBS = {
@@ -636,14 +639,26 @@ def _is_possessive_pronoun(token: Token) -> bool:
         return True
     if not _is_pronoun_token(token):
         return False
-    return token.dep_ == "poss" or token.text.lower() in _POSSESSIVE_WORDS
+    if token.dep_ == "poss" or token.text.lower() in _POSSESSIVE_WORDS:
+        return True
+    # no tagger (the fast pipeline): "her" before a word the word-tag table calls a noun or an
+    # adjective owns it ("her brother", "her old car")
+    doc, after = token.doc, token.i + 1
+    return (
+        token.text.lower() == "her"
+        and not doc.has_annotation("TAG")
+        and after < len(doc)
+        and load_word_tags().get(doc[after].lower_) in _OWNED_TAGS
+    )
 
 
 def _subject_of_a_non_third_person_verb(token: Token) -> bool:
     """Whether `token` is "I", "we" or "you" as the subject of a verb whose form a name would
     not take: a present tense other than -s (tag VBP: "am", "have", "think") or "were". With a
     parse, the clause's first verb (its auxiliary where it has one: "were charged", "do you
-    know"); without one, the next word, by its tag or its form."""
+    know"); without one, the next word by its tag or its form, and without tags by its usual
+    tag in the word-tag table ("I think", "I really need", "Do you know"; not "I will", "I
+    went", "Could you ask")."""
     if token.text.lower() not in _SPEAKER_SUBJECTS:
         return False
     doc = token.doc
@@ -654,6 +669,18 @@ def _subject_of_a_non_third_person_verb(token: Token) -> bool:
         finite = min([verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))])
     elif token.i + 1 < len(doc):
         finite = doc[token.i + 1]
+        if not doc.has_annotation("TAG"):
+            # no tagger (the fast pipeline): the word's usual tag, past an adverb or two ("I
+            # really think")
+            coarse, fine = load_word_tags(), load_fine_word_tags()
+            i = token.i + 1
+            if token.i > 0 and coarse.get(doc[token.i - 1].lower_) == "AUX":
+                i = token.i - 1  # "Could you ask", "Do you know": the auxiliary agrees
+            else:
+                while i + 1 < len(doc) and i - token.i <= 2 and coarse.get(doc[i].lower_) == "ADV":
+                    i += 1
+            form = doc[i].lower_
+            return form in _NON_THIRD_PERSON_VERBS or fine.get(form) in ("VB", "VBP")
     else:
         return False
     return finite.tag_ == "VBP" or finite.text.lower() in _NON_THIRD_PERSON_VERBS

@@ -289,6 +289,26 @@ def test_resolved_subject_keeps_a_verb_only_it_agrees_with(nlp_sm):
     )
 
 
+def test_resolved_subject_without_tags_reads_the_word_table():
+    # the fast pipeline's docs: no tagger, so the next word's usual tag decides
+    doc = spacy.blank("en")("Best, Olivia. I need it. I really need it. I will come. I went.")
+    olivia = (2, 3)
+    mentions = [(t.i, t.i + 1) for t in doc if t.text == "I"]
+    set_clusters(doc, [[olivia, *mentions]])
+    assert doc._.coref_resolved == (
+        "Best, Olivia. I need it. I really need it. Olivia will come. Olivia went."
+    )
+    # an auxiliary before "you" is its verb: "Could Tom ask" reads well, "Do Tom know" not
+    doc = spacy.blank("en")("Hi Tom, could you ask? Do you know? Did you go?")
+    tom = (1, 2)
+    set_clusters(doc, [[tom, *[(t.i, t.i + 1) for t in doc if t.text == "you"]]])
+    assert doc._.coref_resolved == "Hi Tom, could Tom ask? Do you know? Did Tom go?"
+    # "her" before a noun is a possessive: "Anna's brother", not "Anna brother"
+    doc = spacy.blank("en")("Anna called her brother and thanked her .")
+    set_clusters(doc, [[(0, 1), (2, 3), (6, 7)]])
+    assert doc._.coref_resolved == "Anna called Anna's brother and thanked Anna ."
+
+
 def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):
     doc = nlp_sm("A fox lived in the forest. The dog chased it, and it ran.")
     its = [t.i for t in doc if t.text == "it"]

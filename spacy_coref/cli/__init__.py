@@ -11,3 +11,4 @@ from . import pretrain, distill  # noqa: F401,E402
 from . import benchmark  # noqa: F401,E402
 from . import behaviour  # noqa: F401,E402
 from . import train  # noqa: F401,E402
+from . import word_tags  # noqa: F401,E402

@@ -27,7 +27,9 @@ reliably, and their violations are the errors a user sees first:
   Binding rules out the link itself, and where other links still join the two ("He asked
   him", both linked to "Sam"), the later one leaves the cluster: a parse error then costs one
   mention's link, not a narrator's whole cluster. A possessor is not the noun phrase it is
-  part of: "her mother" leaves the cluster of its "her" (`part_possessors`).
+  part of: "her mother" leaves the cluster of its "her" (`part_possessors`). Without a
+  parse, the words show the clause of "him", "her", "them" or a reflexive right after a verb
+  ("Tom paid him", "called the plumber and thanked him"; `unparsed_binding.py`).
 * quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
   shows a speech tag ("..." Tom told Anna); applied after the others (`quotes.py`).
 * names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
@@ -48,7 +50,8 @@ reliably, and their violations are the errors a user sees first:
   in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
 * other_heads: a common noun phrase takes an earlier one with another head noun ("the plan"
   after "the government") only where the link scores well above "no antecedent"
-  (`other_heads.py`); needs part-of-speech tags.
+  (`other_heads.py`); without a parse, the heads of short lower-case phrases come from each
+  word's usual tag (`word_tags.py`).
 * whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
   hold "the little house in Great Britain Street" becomes that (`whole_phrases.py`); applied
   last.
@@ -87,11 +90,12 @@ from .name_match import (
     link_repeated_names,
     mention_classes,
 )
-from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs
+from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs, unparsed_other_head_pairs
 from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .same_head import merge_nested_same_head, one_mention_per_head
+from .unparsed_binding import unparsed_clause_subjects
 from .whole_phrases import whole_names, whole_phrases
 
 AGREEMENT = "agreement"
@@ -519,10 +523,13 @@ def decode_clusters(
     if INDEFINITES in constraints and len(spans):
         mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
-    if OTHER_HEADS in constraints and len(spans) and doc.has_annotation("DEP"):
-        if mentions is None:
-            mentions = mention_constraints(doc, spans)
-        other = other_head_pairs(doc, mentions.heads, scores.antecedents)
+    if OTHER_HEADS in constraints and len(spans):
+        if not doc.has_annotation("DEP"):
+            other = unparsed_other_head_pairs(doc, spans, scores.antecedents)
+        else:
+            if mentions is None:
+                mentions = mention_constraints(doc, spans)
+            other = other_head_pairs(doc, mentions.heads, scores.antecedents)
         scores = _lowered(scores, other & valid_antecedents(scores), OTHER_HEAD_MARGIN)
     if not len(spans) or not (
         AGREEMENT in constraints
@@ -539,7 +546,13 @@ def decode_clusters(
         forbidden = required = None
         antecedents = numpy.asarray(scores.antecedents)
         if BINDING in constraints:
-            forbidden, required = binding_masks(mentions, antecedents)
+            bound = mentions
+            if not doc.has_annotation("DEP"):
+                # read off the words (decoding only: the features keep no subjects, as the
+                # fast model was trained)
+                roots, subjects = unparsed_clause_subjects(doc, spans)
+                bound = mentions._replace(roots=roots, clause_subjects=subjects)
+            forbidden, required = binding_masks(bound, antecedents)
         if CONTRASTS in constraints:
             apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
             forbidden = apart if forbidden is None else forbidden | apart

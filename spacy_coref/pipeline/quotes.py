@@ -24,6 +24,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
+from .unparsed_quotes import speech_verb_forms, unparsed_speech_tags
+from .word_tags import load_word_tags
 
 # The marks that open a quote, each with the mark that closes it.
 QUOTE_MARKS = {'"': '"', "“": "”", "``": "''", "„": "“"}
@@ -51,6 +53,8 @@ REPLY_VERBS = frozenset(
     ("reply", "answer", "respond", "retort", "rejoin", "ask", "inquire", "enquire")
 )
 REPLY_WINDOW = 60
+# their forms, for a doc without a parse (no lemmas): "said", "tells", "replied"
+SPEECH_VERB_FORMS = speech_verb_forms(SPEECH_VERBS)
 FIRST_SINGULAR = frozenset(("i", "me", "my", "mine", "myself"))
 FIRST_PLURAL = frozenset(("we", "us", "our", "ours", "ourselves"))
 SECOND = frozenset(("you", "your", "yours", "yourself", "yourselves"))
@@ -67,6 +71,10 @@ SIGN_OFFS = frozenset((
     "wishes", "warmly", "respectfully",
 ))
 LETTER_EDGE_TOKENS = 30
+# without tags, capitalised words with these usual tags are no names ("Dear All", "Hi There")
+FUNCTION_WORD_TAGS = frozenset(
+    ("ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PART", "PRON", "SCONJ")
+)
 MAX_NAME_TOKENS = 4
 MAX_SIGNATURE_TAIL = 6
 # fmt: on
@@ -113,10 +121,16 @@ def quote_speakers(
     quotes (Optional[List[Tuple[int, int]]]): the doc's `find_quotes`, if already found.
     RETURNS (List[QuoteSpeaker]): one per attributed quote, in document order.
     """
+    quotes = find_quotes(doc) if quotes is None else quotes
+    found: List[QuoteSpeaker] = []
     if not doc.has_annotation("DEP"):
-        return []
-    found = []
-    for start, end in find_quotes(doc) if quotes is None else quotes:
+        tags = unparsed_speech_tags(doc, quotes, SPEECH_VERB_FORMS, TAG_WINDOW, SENTENCE_ENDS)
+        for start, end, said_by, said_to, plural, lemma in tags:
+            if said_to is None and found and lemma in REPLY_VERBS:
+                said_to = _replied_to(doc, found[-1], start, said_by)
+            found.append(QuoteSpeaker(start, end, said_by, said_to, plural))
+        return found
+    for start, end in quotes:
         verb = _speech_verb(doc, start, end)
         if verb is None:
             continue
@@ -144,13 +158,11 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     its addressee's; "you" leaves a cluster holding the speaker and "I" one holding the
     addressee.
 
-    doc (Doc): the doc the clusters are for (parsed: see `quote_speakers`).
+    doc (Doc): the doc the clusters are for (with or without a parse: see `quote_speakers`).
     clusters (ClusterOffsets): clusters of (start, end) offsets.
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order (two mentions or
         more each).
     """
-    if not doc.has_annotation("DEP"):
-        return clusters
     marked = find_quotes(doc)
     quotes = quote_speakers(doc, marked)
     writer, reader = letter_parties(doc, marked)
@@ -163,9 +175,11 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
             form = token.lower_
             if token.i in quoted or (form not in FIRST_SINGULAR and form not in SECOND):
                 continue
-            target = writer if form in FIRST_SINGULAR else reader
+            target, other = (writer, reader) if form in FIRST_SINGULAR else (reader, writer)
             if target is not None:
                 moves.append(((token.i, token.i + 1), target))
+            else:  # "Hi Grace, ... I": the writer unknown, "I" is still not Grace
+                separations.append(((token.i, token.i + 1), other))
     for quote in quotes:
         for token in doc[quote.start : quote.end]:
             form = token.lower_
@@ -197,11 +211,11 @@ def letter_parties(
     where there is none. A greeting inside a quote, or one to a word that is no name ("Hi
     everyone"), does not count.
 
-    doc (Doc): the doc (parsed: without a parse, neither is read).
+    doc (Doc): the doc (a name is a proper noun by its tag; without tags, by its capital).
     quotes (Optional[List[Tuple[int, int]]]): the doc's `find_quotes`, if already found.
     RETURNS (Tuple[Optional[MentionOffset], Optional[MentionOffset]]): writer, reader.
     """
-    if not doc.has_annotation("DEP") or not len(doc):
+    if not len(doc):
         return None, None
     quotes = find_quotes(doc) if quotes is None else quotes
     # the tokens, marks included, of the quotes that reach the first or the last tokens
@@ -259,11 +273,19 @@ def _name_after(doc: Doc, start: int, ends: Optional[Tuple[str, ...]]) -> Option
     end = start
     while end < len(doc) and end - start < MAX_NAME_TOKENS and doc[end].is_title:
         end += 1
-    if end == start or doc[end - 1].pos_ != "PROPN":
+    if end == start or not _is_name_word(doc[end - 1]):
         return None
     if ends is not None and (end == len(doc) or doc[end].text not in ends):
         return None
     return (start, end)
+
+
+def _is_name_word(token: Token) -> bool:
+    """A proper noun by its tag; without tags, a capitalised word that the word-tag table
+    does not call a function word ("Ruth", "Grace", "Sir"; not "All" or "There")."""
+    if token.doc.has_annotation("POS"):
+        return token.pos_ == "PROPN"
+    return token.is_title and load_word_tags().get(token.lower_) not in FUNCTION_WORD_TAGS
 
 
 def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:

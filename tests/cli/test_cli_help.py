@@ -10,7 +10,7 @@ from spacy_coref.cli import app
 COMMANDS = [
     "convert", "stats", "score", "gap-score", "mentions-report", "make-corpus", "evaluate",
     "export-default", "model-card", "demo", "resolve", "metrics-table", "subset", "tiny-encoder",
-    "pretrain", "distill-label", "distill-compare", "benchmark", "behaviour", "train",
+    "pretrain", "distill-label", "distill-compare", "benchmark", "behaviour", "train", "word-tags",
 ]
 
 

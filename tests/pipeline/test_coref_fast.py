@@ -45,6 +45,20 @@ def test_fast_pipeline_resolves_without_a_parser(fast_nlp):
     assert doc._.coref_resolved != doc.text and doc.text == STORY
 
 
+def test_fast_pipeline_reads_clauses_and_quotes_off_the_words(fast_nlp):
+    """Binding and quotes without a parse (`unparsed_binding.py`, `unparsed_quotes.py`): the
+    shipped student linked "him" to Tom and "I" to Anna before they were read."""
+    def clusters(text):
+        return [{m.text for m in c.mentions} for c in fast_nlp(text)._.coref_clusters]
+
+    paid = clusters("The plumber fixed the sink, and Tom paid him.")
+    assert not any({"Tom", "him"} <= c for c in paid), paid
+    assert any({"The plumber", "him"} <= c for c in paid), paid
+    told = clusters('"I am late," Tom told Anna.')
+    assert any({"I", "Tom"} <= c for c in told), told
+    assert not any({"I", "Anna"} <= c for c in told), told
+
+
 def test_shipped_names_and_the_parse_check(fast_nlp):
     assert fast_nlp.get_pipe("coref").needs_parse is False
     default = spacy.blank("en")

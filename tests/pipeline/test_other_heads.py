@@ -1,13 +1,16 @@
 """The other_heads constraint: a common noun phrase takes an earlier one with another head
 noun ("the budget" after "the council") only on a high score. Docs are built by hand (words,
-heads, deps, tags), scores too."""
+heads, deps, tags), scores too; without a parse, from the words and the word-tag table."""
 import numpy
+import pytest
 import spacy
 from spacy.tokens import Doc, Span
 from test_constraints import POS, parsed, scores_for  # noqa: E402 (the same folder)
 
 from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
-from spacy_coref.pipeline.other_heads import OTHER_HEAD_MARGIN, other_head_pairs
+from spacy_coref.pipeline.other_heads import (
+    OTHER_HEAD_MARGIN, other_head_pairs, singular, unparsed_head_lemmas,
+)
 from spacy_coref.pipeline.coref import coref_pipeline_path
 
 
@@ -91,5 +94,45 @@ def test_a_link_to_another_head_needs_the_margin():
     apart = [[COUNCIL, COUNCIL_AGAIN], [BUDGET, IT]]
     assert decode_clusters(doc, council_scores(3.0), 0.0, ["other_heads"]) == apart
     # a link the model is sure of stays ("the firm" ... "the company")
+    sure = council_scores(OTHER_HEAD_MARGIN + 1.0)
+    assert decode_clusters(doc, sure, 0.0, ["other_heads"]) == one
+
+
+def test_the_fast_pipeline_decodes_with_other_heads():
+    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
+    assert "other_heads" in config["components"]["coref_cluster"]["constraints"]
+
+
+def test_without_a_parse_heads_come_from_the_word_tags():
+    nlp = spacy.blank("en")
+    doc = nlp("Apple sold the old plans to the top of the hill and the plan that failed .")
+    assert not doc.has_annotation("DEP")
+    apple, old_plans, top, plan_that, plan = (0, 1), (2, 5), (6, 11), (12, 16), (12, 14)
+    lemmas = unparsed_head_lemmas(doc, numpy.asarray([apple, old_plans, top, plan_that, plan]))
+    strings = doc.vocab.strings
+    # a name has none; "the old plans" is "plan", as "the plan"; "the top of the hill" is
+    # "top"; "the plan that failed" holds a word no noun phrase starts with
+    heads = [strings[h] if h else None for h in lemmas.tolist()]
+    assert heads == [None, "plan", "top", None, "plan"]
+    # the table decides: a word it calls a verb heads nothing
+    as_verb = {"the": "DET", "plan": "VERB"}
+    assert unparsed_head_lemmas(doc, numpy.asarray([plan]), tags=as_verb)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "plural,singular_form",
+    [("companies", "company"), ("boxes", "box"), ("churches", "church"), ("dogs", "dog"),
+     ("glass", "glass"), ("bus", "bus"), ("analysis", "analysis"), ("children", "children")],
+)
+def test_singular_of_regular_plurals(plural, singular_form):
+    assert singular(plural) == singular_form
+
+
+def test_without_a_parse_a_link_to_another_head_needs_the_margin():
+    doc = spacy.blank("en")("The council approved the budget . The council praised it .")
+    one = [[COUNCIL, BUDGET, COUNCIL_AGAIN, IT]]
+    assert decode_clusters(doc, council_scores(3.0), 0.0, []) == one
+    apart = [[COUNCIL, COUNCIL_AGAIN], [BUDGET, IT]]
+    assert decode_clusters(doc, council_scores(3.0), 0.0, ["other_heads"]) == apart
     sure = council_scores(OTHER_HEAD_MARGIN + 1.0)
     assert decode_clusters(doc, sure, 0.0, ["other_heads"]) == one

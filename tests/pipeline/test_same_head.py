@@ -85,11 +85,25 @@ def test_one_of_a_chain_of_nested_mentions_stays():
         assert kept == [[GRETA, SHE]]
 
 
-def test_a_doc_without_a_parse_keeps_its_clusters():
+def test_without_a_parse_the_last_word_stands_for_the_head():
+    # "Greta" and "Greta , who laughed" end on other words: both stay
     doc = Doc(spacy.blank("en").vocab, words=["Greta", ",", "who", "laughed", ",", "left"])
     cluster = [[GRETA, GRETA_WHO]]
     candidates = numpy.asarray([GRETA, GRETA_WHO])
     assert one_mention_per_head(doc, cluster, candidates, numpy.zeros(2)) == cluster
+    # Poor Miss Taylor ... Miss Taylor ... she: the mention scores pick one of the nested two
+    doc = Doc(spacy.blank("en").vocab, words=["Poor", "Miss", "Taylor", "wept", ";", "she"])
+    cluster = [[(0, 3), (1, 3), (5, 6)]]
+    candidates = numpy.asarray([(0, 3), (1, 3), (5, 6)])
+    inner_better = numpy.asarray([0.5, 1.0, 0.0])
+    assert one_mention_per_head(doc, cluster, candidates, inner_better) == [[(1, 3), (5, 6)]]
+    outer_better = numpy.asarray([1.0, 0.5, 0.0])
+    assert one_mention_per_head(doc, cluster, candidates, outer_better) == [[(0, 3), (5, 6)]]
+
+
+def test_the_fast_pipeline_decodes_with_same_head():
+    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
+    assert "same_head" in config["components"]["coref_cluster"]["constraints"]
 
 
 def parsed(words, heads, deps, tags):
