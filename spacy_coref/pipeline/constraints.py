@@ -31,9 +31,12 @@ reliably, and their violations are the errors a user sees first:
   parse, the words show the clause of "him", "her", "them" or a reflexive right after a verb
   ("Tom paid him", "called the plumber and thanked him"; `unparsed_binding.py`).
 * quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
-  shows a speech tag ("..." Tom told Anna); applied after the others (`quotes.py`).
+  (without one, the words next to the quote) shows a speech tag ("..." Tom told Anna); a
+  letter's "I" is its signature and its "you" its greeting's name; applied after the others
+  (`quotes.py`, `unparsed_quotes.py`).
 * names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
-  mention's cluster where agreement allows (`name_match.py`).
+  mention's cluster where agreement allows (`name_match.py`); without a parse, people's
+  names alone, by their titles and first names.
 * distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and
   "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore"), or two one-word place names ("Norway" and
   "Canada"), are never in one cluster, even where a pronoun between them was linked to both
@@ -48,6 +51,7 @@ reliably, and their violations are the errors a user sees first:
 * same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
   laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter"
   in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
+  Without a parse a mention's last word stands for its head, and clusters are not merged.
 * other_heads: a common noun phrase takes an earlier one with another head noun ("the plan"
   after "the government") only where the link scores well above "no antecedent"
   (`other_heads.py`); without a parse, the heads of short lower-case phrases come from each
@@ -585,7 +589,7 @@ def decode_clusters(
         )
         if BINDING in constraints:
             clusters = part_possessors(clusters, spans, mentions)
-    if NAMES in constraints and len(spans) and doc.has_annotation("DEP"):
+    if NAMES in constraints and len(spans):
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         # agreement between the merged clusters even where the setting leaves agreement out:

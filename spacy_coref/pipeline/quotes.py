@@ -12,15 +12,19 @@ the quote before it.
 `link_quote_pronouns` then moves the quote's first-person pronouns into the speaker's cluster
 and its second-person pronouns into the addressee's (taking each out of the cluster it was
 in). "We" goes with a plural speaker only ("the players shouted"); a quote whose tag is not
-found is left as it is. Without a parse nothing changes.
+found is left as it is. Without a parse (the fast pipeline) the speech tag is read off the
+words next to the quote's marks (`unparsed_quotes.py`).
 
 A letter or an email is one speaker's words to one reader: `letter_parties` reads the name
 its greeting addresses ("Dear Mr. Hallworth,", "Hi Daniel,") and the name it is signed with
 ("Best, Ruth", "Yours sincerely, Peter Amos"), and outside its quotes its "I" goes with the
-signature and its "you" with the greeting, as a quote's do with its speaker and addressee.
+signature and its "you" with the greeting, as a quote's do with its speaker and addressee;
+where only one of the two is found, "I" leaves the reader's cluster and "you" the writer's.
 """
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
+import numpy
+from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
@@ -29,6 +33,9 @@ from .word_tags import load_word_tags
 
 # The marks that open a quote, each with the mark that closes it.
 QUOTE_MARKS = {'"': '"', "“": "”", "``": "''", "„": "“"}
+_MARK_HASHES = numpy.asarray(
+    [hash_string(mark) for mark in {*QUOTE_MARKS, *QUOTE_MARKS.values()}], dtype="uint64"
+)
 # A quote that runs longer than this is a parse of stray marks (or a chapter of dialogue
 # whose closing mark is missing): it is not attributed.
 MAX_QUOTE_TOKENS = 150
@@ -100,15 +107,18 @@ def find_quotes(doc: Doc) -> List[Tuple[int, int]]:
     """
     quotes = []
     opened: Optional[Tuple[int, str]] = None
-    for token in doc:
-        text = token.text
+    # only the marks are read: a novel has a hundred thousand tokens and a few thousand marks
+    orth = doc.to_array("ORTH").astype("uint64")
+    marks = numpy.flatnonzero(numpy.isin(orth, _MARK_HASHES))
+    for i in marks.tolist():
+        text = doc.vocab.strings[int(orth[i])]
         if opened is not None and text == QUOTE_MARKS[opened[1]]:
-            start, end = opened[0] + 1, token.i
+            start, end = opened[0] + 1, i
             if 0 < end - start <= MAX_QUOTE_TOKENS:
                 quotes.append((start, end))
             opened = None
         elif text in QUOTE_MARKS:
-            opened = (token.i, text)
+            opened = (i, text)
     return quotes
 
 

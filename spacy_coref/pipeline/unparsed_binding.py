@@ -65,7 +65,7 @@ def unparsed_clause_subjects(
     single = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
     if not len(single):
         return roots, subjects
-    tag = _tagger(doc, load_word_tags() if tags is None else tags)
+    tag = word_tagger(doc, load_word_tags() if tags is None else tags)
     for i in single.tolist():
         token = doc[int(spans[i, 0])]
         word = token.lower_
@@ -74,13 +74,13 @@ def unparsed_clause_subjects(
             continue
         verb = _verb_before(doc, token.i, reflexive, tag)
         if verb is not None:
-            subject = _subject_of(doc, verb, tag)
+            subject = verb_subject(doc, verb, tag)
             if subject is not None:
                 subjects[i] = subject
     return roots, subjects
 
 
-def _tagger(doc: Doc, tags: Dict[str, str]) -> Callable[[int], str]:
+def word_tagger(doc: Doc, tags: Dict[str, str]) -> Callable[[int], str]:
     """A token's usual tag by its index: punctuation, a name where a capital falls inside a
     sentence, else the table's tag of the lower-case word, else a guess by its ending."""
     cache: Dict[int, str] = {}
@@ -135,7 +135,7 @@ def _verb_before(doc: Doc, i: int, reflexive: bool, tag: Callable[[int], str]) -
     return j if tag(j) == "VERB" else None
 
 
-def _subject_of(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int]:
+def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int]:
     """The last token of the subject of the verb at `verb`, or None where the words do not
     show it."""
     for _ in range(MAX_HOPS):

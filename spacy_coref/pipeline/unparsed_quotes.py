@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from spacy.tokens import Doc
 
 from ..types import MentionOffset
-from .unparsed_binding import _subject_of, _tagger
+from .unparsed_binding import verb_subject, word_tagger
 from .word_tags import load_word_tags
 
 MAX_PHRASE_WORDS = 4
@@ -73,7 +73,7 @@ def unparsed_speech_tags(
     RETURNS (List[Tuple]): (start, end, speaker, addressee, plural speaker, verb lemma) per
         attributed quote, in document order.
     """
-    tag = _tagger(doc, load_word_tags() if tags is None else tags)
+    tag = word_tagger(doc, load_word_tags() if tags is None else tags)
     marks = _quote_mark_positions(doc, quotes)
     found = []
     for start, end in quotes:
@@ -129,7 +129,7 @@ def _tag_before(doc, start, verbs, window, stops, marks, tag):
         addressee = _addressee(doc, v, tag)
         if v < i and (addressee is None or addressee[1] != i + 1):
             return None  # other words between the verb and the quote
-        subject = _subject_of(doc, v, tag)
+        subject = verb_subject(doc, v, tag)
         if subject is None:
             return None
         return v, _phrase_ending(doc, subject, tag), None if v == i else addressee

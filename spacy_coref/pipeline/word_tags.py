@@ -50,11 +50,13 @@ def _read_table(path: Path) -> Tuple[Dict[str, str], Dict[str, str]]:
     return coarse, fine
 
 
+@lru_cache(maxsize=4)
 def load_word_tags(path: Path = TABLE_PATH) -> Dict[str, str]:
     """The table at `path`: lower-case word -> its usual coarse part of speech ("VERB")."""
     return _read_table(Path(path))[0]
 
 
+@lru_cache(maxsize=4)
 def load_fine_word_tags(path: Path = TABLE_PATH) -> Dict[str, str]:
     """The table at `path`: lower-case word -> the Penn Treebank tag that goes with its usual
     coarse one ("VBP" for "think", which a name as subject would not take)."""

@@ -13,7 +13,14 @@ from spacy_coref.pipeline.constraints import (
     conflicting_classes,
     decode_clusters,
 )
-from spacy_coref.pipeline.name_match import link_repeated_names, name_words, person_name_words
+from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.pipeline.name_match import (
+    link_repeated_names,
+    name_words,
+    person_name_words,
+    unparsed_name_words,
+    unparsed_person_name_words,
+)
 
 
 def tagged(words, pos, persons=(), names=()):
@@ -209,9 +216,29 @@ def test_clusters_that_agreement_keeps_apart_stay_apart():
         [(0, 1), (2, 3), (4, 5), (6, 7)]]
 
 
-def test_nothing_changes_without_a_parse():
-    doc = Doc(spacy.blank("en").vocab, words=["Felix", "left", ".", "Felix", "came"])
-    assert link(doc, [], [(0, 1), (3, 4)]) == []
+def test_without_a_parse_people_s_names_are_read_by_capitals_titles_and_first_names():
+    def unparsed(text):
+        return spacy.blank("en")(text)
+
+    # a known first name, and a title: linked
+    assert link(unparsed("Felix left . Felix came"), [], [(0, 1), (3, 4)]) == [[(0, 1), (3, 4)]]
+    doc = unparsed("Mrs. Gray sat . Mrs. Gray left")
+    assert link(doc, [], [(0, 2), (4, 6)]) == [[(0, 2), (4, 6)]]
+    # a capitalised word with neither, without an entity recognizer to say what it is: not
+    assert link(unparsed("Wuthering stood . Wuthering fell"), [], [(0, 1), (3, 4)]) == []
+    # one word of a longer name that starts with a first name ("Lucia Moretti"): linked
+    doc = unparsed("Lucia Moretti sang . Moretti left")
+    assert unparsed_person_name_words(doc) == {"Lucia", "Moretti"}
+    assert link(doc, [], [(0, 2), (4, 5)]) == [[(0, 2), (4, 5)]]
+    # function words and a sentence's first common word are no names
+    doc = unparsed("She left . Yesterday Felix came .")
+    assert unparsed_name_words(doc[0:1]) is None and unparsed_name_words(doc[3:4]) is None
+    assert unparsed_name_words(doc[4:5]) == ("felix",)
+
+
+def test_the_fast_pipeline_decodes_with_names():
+    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
+    assert "names" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_decoding_links_names_only_when_asked():
