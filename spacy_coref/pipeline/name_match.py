@@ -37,8 +37,7 @@ from spacy.tokens import Doc, Span, Token
 from ..types import ClusterOffsets, MentionOffset
 from .first_names import FIRST_NAMES, NEUTRAL_TITLES
 from .person_nouns import PERSON_NOUNS
-from .quotes import FUNCTION_WORD_TAGS
-from .word_tags import load_word_tags
+from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
 # the longest name matched, in words: longer capitalised spans are titles of works or headings
 MAX_NAME_WORDS = 6
@@ -322,7 +321,6 @@ def unparsed_person_name_words(doc: Doc) -> FrozenSet[str]:
     orth = doc.to_array("ORTH").astype("uint64")
     first_names = numpy.isin(orth, _first_name_hashes()) & (caps > 0)
     words = set()
-    i = 0
     for i in numpy.flatnonzero(first_names).tolist():
         j = i + 1
         while j < len(doc) and j - i < 4 and caps[j]:

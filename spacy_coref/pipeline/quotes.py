@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .unparsed_quotes import speech_verb_forms, unparsed_speech_tags
-from .word_tags import load_word_tags
+from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
 # The marks that open a quote, each with the mark that closes it.
 QUOTE_MARKS = {'"': '"', "“": "”", "``": "''", "„": "“"}
@@ -78,10 +78,6 @@ SIGN_OFFS = frozenset((
     "wishes", "warmly", "respectfully",
 ))
 LETTER_EDGE_TOKENS = 30
-# without tags, capitalised words with these usual tags are no names ("Dear All", "Hi There")
-FUNCTION_WORD_TAGS = frozenset(
-    ("ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PART", "PRON", "SCONJ")
-)
 MAX_NAME_TOKENS = 4
 MAX_SIGNATURE_TAIL = 6
 # fmt: on

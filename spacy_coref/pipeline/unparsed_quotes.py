@@ -29,7 +29,6 @@ POSSESSIVES = {"his", "her", "their", "my", "our", "your", "its"}
 IRREGULAR_FORMS = {
     "say": ("said",), "tell": ("told",), "write": ("wrote", "written"), "begin": ("began", "begun"),
     "sob": ("sobbed",), "snap": ("snapped",), "beg": ("begged",), "plead": ("pled",),
-    "chorus": ("chorused", "choruses"),
 }
 
 
@@ -37,12 +36,10 @@ def speech_verb_forms(lemmas) -> Dict[str, str]:
     """Each inflected form of the verbs `lemmas` (present, third person, past) -> its lemma."""
     forms: Dict[str, str] = {}
     for lemma in lemmas:
-        third = lemma[:-1] + "ies" if _consonant_y(lemma) else lemma + (
-            "es" if lemma.endswith(("s", "sh", "ch", "x")) else "s"
-        )
-        if _consonant_y(lemma):
-            past = lemma[:-1] + "ied"
+        if _consonant_y(lemma):  # "reply": "replies", "replied"
+            third, past = lemma[:-1] + "ies", lemma[:-1] + "ied"
         else:
+            third = lemma + ("es" if lemma.endswith(("s", "sh", "ch", "x")) else "s")
             past = lemma + ("d" if lemma.endswith("e") else "ed")
         for form in (lemma, third, past, *IRREGULAR_FORMS.get(lemma, ())):
             forms.setdefault(form, lemma)

@@ -24,6 +24,11 @@ from ..errors import Errors
 TABLE_PATH = Path(__file__).parent / "word_tags.tsv.gz"
 # words seen fewer times than this are left out: their most frequent tag says little
 MIN_COUNT = 3
+# capitalised words with these usual tags are no names, without a tagger to say ("Dear All",
+# "Hi There", "When")
+FUNCTION_WORD_TAGS = frozenset(
+    ("ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "PART", "PRON", "SCONJ")
+)
 # the Universal Dependencies tags as small integers, for array lookups; 0: not in the table
 TAG_CODES = {
     tag: code
