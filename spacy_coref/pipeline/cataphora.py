@@ -19,6 +19,8 @@ from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .name_match import union_of_classes
+from .unparsed_binding import word_tagger
+from .word_tags import load_word_tags
 
 # the dependents of a verb that can stand before its subject and hold a cataphoric pronoun
 FRONTED_DEPS = frozenset(("advcl", "prep"))
@@ -26,6 +28,17 @@ SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 VERB_POS = frozenset(("VERB", "AUX"))
 SUBJECT_POS = frozenset(("NOUN", "PROPN"))
 PERSON_LABEL = "PERSON"  # a name of unknown gender is a person's only by its entity label
+# Without a parse: the words that open a fronted part (subordinating words and prepositions),
+# how far its pronoun may stand from its comma, and how long the subject after it may be
+FRONTING_WORDS = frozenset((
+    "although", "though", "while", "when", "whenever", "if", "since", "until", "till", "after",
+    "before", "as", "once", "because", "unless", "whereas", "in", "on", "at", "during",
+    "despite", "for", "with", "without", "from", "throughout",
+))
+MAX_FRONTED_WORDS = 15
+MAX_SUBJECT_WORDS = 4
+SENTENCE_ENDS = frozenset((".", "!", "?", ";"))
+PERSONAL_PRONOUNS = frozenset(("i", "you", "he", "she", "it", "we", "they"))
 
 
 def link_cataphora(
@@ -38,25 +51,29 @@ def link_cataphora(
     conflicts: Callable[[int], int],
 ) -> ClusterOffsets:
     """The clusters with each fronted pronoun that opens its entity joined to the subject it
-    stands before (see the module's docstring). Docs without a parse are left as they are.
+    stands before (see the module's docstring); without a parse, the fronted part and the
+    subject are read off the words (`unparsed_fronted_subjects`).
 
     doc (Doc): the doc the clusters are in.
     clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
     mentions (Sequence[Tuple[int, int]]): every kept mention, clustered or not: the subject
         may be in no cluster yet.
-    heads (Sequence[int]): the token index of each mention's syntactic head.
+    heads (Sequence[int]): the token index of each mention's syntactic head (not read
+        without a parse: there the last word stands for it).
     classes (Dict[Tuple[int, int], int]): agreement classes (bit flags) of the mentions.
     pronoun_classes (Dict[str, int]): the class of each third-person pronoun form that may
         be cataphoric (lower case).
     conflicts (Callable[[int], int]): the classes that cannot join a cluster of given classes.
     RETURNS (List[List[Tuple[int, int]]]): the clusters, each sorted, in document order.
     """
-    if not doc.has_annotation("DEP"):
-        return clusters
+    parsed = doc.has_annotation("DEP")
     offsets = [_offset(m) for m in mentions]
     pronouns = [m for m in offsets if m[1] - m[0] == 1 and doc[m[0]].lower_ in pronoun_classes]
     if not pronouns:
         return clusters
+    if not parsed:  # a mention's last word stands for its head, as in the other rules
+        heads = [end - 1 for _, end in offsets]
+        fronted = unparsed_fronted_subjects(doc, [start for start, _ in pronouns])
     groups: List[List[MentionOffset]] = [sorted(set(map(_offset, c))) for c in clusters]
     owner: Dict[MentionOffset, int] = {m: i for i, group in enumerate(groups) for m in group}
     by_root: Dict[int, MentionOffset] = {}
@@ -68,8 +85,12 @@ def link_cataphora(
         own = owner.get(mention)
         if own is not None and groups[own][0] != mention:
             continue  # it has an antecedent before it
-        subject = _fronted_subject(doc[start])
-        target = None if subject is None else by_root.get(subject.i)
+        if parsed:
+            subject = _fronted_subject(doc[start])
+            target = None if subject is None else by_root.get(subject.i)
+        else:
+            # the subject's words, whether or not the model kept them as a mention
+            target = fronted.get(start)
         if target is None or not _agrees(doc, target, classes.get(target, 0), pronoun_class):
             continue
         other = owner.get(target)
@@ -113,14 +134,59 @@ def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class:
     """Whether the subject is known to agree with the pronoun: its class is the pronoun's, or
     it is a person's name of unknown gender or a person noun of either gender and the pronoun
     is "he" or "she"."""
-    root = doc[mention[0] : mention[1]].root
-    if root.pos_ not in SUBJECT_POS:
-        return False  # a pronoun ("When he left, he ...") or a number
     from .constraints import FEMININE, HUMAN, MASCULINE  # the constraints module imports this one
 
     person_pronoun = pronoun_class in (MASCULINE, FEMININE)
+    if not doc.has_annotation("DEP"):
+        # no tags or entities: only a subject whose class is known ("Ines", "my sister", "the
+        # pilot"; `unparsed_fronted_subjects` keeps pronouns out)
+        if mention_class == HUMAN:
+            return person_pronoun
+        return bool(mention_class) and mention_class == pronoun_class
+    root = doc[mention[0] : mention[1]].root
+    if root.pos_ not in SUBJECT_POS:
+        return False  # a pronoun ("When he left, he ...") or a number
     if mention_class == HUMAN:
         return person_pronoun  # a person of either gender: "the pilot", "the doctor"
     if mention_class:
         return mention_class == pronoun_class
     return person_pronoun and root.ent_type_ == PERSON_LABEL
+
+
+def unparsed_fronted_subjects(doc: Doc, pronouns: Sequence[int]) -> Dict[int, MentionOffset]:
+    """Without a parse: for each pronoun (by token index) in a part fronted before its
+    sentence's subject, the subject's words. The part is read off the words: the sentence opens
+    with a subordinating word or a preposition ("While she was waiting for the bus,", "In her
+    letter,") and ends at its first comma; the subject is the words after the comma up to the
+    first verb (by its usual tag, `word_tags.py`), at most MAX_SUBJECT_WORDS of them, and no
+    pronoun ("When he left, he ..." is left to the model)."""
+    tag = word_tagger(doc, load_word_tags())
+    out: Dict[int, MentionOffset] = {}
+    for i in pronouns:
+        sentence_start = i
+        while sentence_start > 0 and not doc[sentence_start].is_sent_start:
+            if doc[sentence_start - 1].text in SENTENCE_ENDS:
+                break
+            sentence_start -= 1
+        opener = doc[sentence_start].lower_
+        if opener not in FRONTING_WORDS or sentence_start == i:
+            continue
+        comma = next(
+            (t.i for t in doc[i + 1 : i + 1 + MAX_FRONTED_WORDS] if t.is_punct), None
+        )
+        if comma is None or doc[comma].text != ",":
+            continue
+        end = comma + 1
+        while end < len(doc) and end - comma <= MAX_SUBJECT_WORDS:
+            if tag(end) in ("PUNCT", "VERB", "AUX"):
+                break
+            end += 1
+        words = doc[comma + 1 : end]
+        if not len(words) or end - comma > MAX_SUBJECT_WORDS or end >= len(doc):
+            continue
+        if tag(end) not in ("VERB", "AUX"):
+            continue  # the words after the comma are no subject before its verb
+        if any(t.lower_ in PERSONAL_PRONOUNS for t in words):
+            continue
+        out[i] = (comma + 1, end)
+    return out

@@ -606,7 +606,7 @@ def decode_clusters(
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
         clusters = link_quote_pronouns(doc, clusters)
-    if CATAPHORA in constraints and len(spans) and doc.has_annotation("DEP"):
+    if CATAPHORA in constraints and len(spans):
         if mentions is None:
             mentions = mention_constraints(doc, spans)
         if classes is None:

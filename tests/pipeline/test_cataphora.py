@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import Doc
 from test_constraints import scores_for  # noqa: E402 (the same folder)
 
-from spacy_coref.pipeline.cataphora import link_cataphora
+from spacy_coref.pipeline.cataphora import link_cataphora, unparsed_fronted_subjects
 from spacy_coref.pipeline.constraints import (
     CATAPHORIC_PRONOUNS,
     CONSTRAINTS,
@@ -157,8 +157,29 @@ def test_the_pronouns_cluster_joins_the_subjects_cluster():
     assert kept == sorted(clusters)
 
 
-def test_docs_without_a_parse_are_left_as_they_are():
-    doc = Doc(spacy.blank("en").vocab, words=["When", "she", "landed", ",", "Maria", "called"])
-    clusters = [[PRONOUN, (2, 3)]]
-    assert link_cataphora(doc, clusters, [PRONOUN, SUBJECT], [1, 4], {}, CATAPHORIC_PRONOUNS,
-                          conflicting_classes) == clusters
+def test_without_a_parse_the_words_show_the_fronted_part_and_its_subject():
+    nlp = spacy.blank("en")
+
+    def subjects(text):
+        doc = nlp(text)
+        pronouns = [t.i for t in doc if t.lower_ in CATAPHORIC_PRONOUNS]
+        found = unparsed_fronted_subjects(doc, pronouns)
+        return {doc[i].text: doc[s:e].text for i, (s, e) in found.items()}
+
+    assert subjects("While she waited for the bus , Ines read a book .") == {"she": "Ines"}
+    assert subjects("In his speech , the old mayor praised them .") == {"his": "the old mayor"}
+    # no fronting word, a pronoun after the comma, no verb after the subject: nothing
+    assert subjects("She waited , and Ines read .") == {}
+    assert subjects("When she left , she cried .") == {}
+    assert subjects("When she left , the long dark night .") == {}
+    # decoding: "Maria" is a she by her first name; "the office" is no known person
+    doc = nlp("When she landed , Maria called home .")
+    assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]], constraints=()) == []
+    assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]]) == [[PRONOUN, SUBJECT]]
+    doc = nlp("When he arrived , the office was empty .")
+    assert decode(doc, [(1, 2), (4, 6)], [[], [-3.0]]) == []
+
+
+def test_the_fast_pipeline_decodes_with_cataphora():
+    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
+    assert "cataphora" in config["components"]["coref_cluster"]["constraints"]
