@@ -229,6 +229,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "config or on the command line (--paths.train corpus/train.spacy).")
     CE151 = ("The corpus reader was asked to annotate with component '{name}', which is not in "
              "the pipeline. Available: {names}.")
+    CE152 = ("`spacy-coref word-tags` needs texts to tag: give --unlabeled (a .jsonl file or a "
+             "directory of them), --data (a corpus file), or both.")
     # resolve CLI and rendering (CE200-CE219)
     CE200 = ("{loc}: not valid JSON ({error}). Expected one JSON object per line, such as "
              "{{\"text\": \"Alice saw Bob.\", \"id\": 1}}.")

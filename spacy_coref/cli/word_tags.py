@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from ..errors import DataFormatError
+from ..errors import DataFormatError, Errors
 from ..pipeline.word_tags import MIN_COUNT, count_word_tags, most_frequent_tags, write_word_tags
 from ..training.evaluation import BASE_PIPELINE
 from ._app import app, fail_one_line
@@ -32,7 +32,7 @@ def word_tags_cli(
     from ..training.unlabeled import read_texts
 
     if unlabeled is None and not data:
-        fail_one_line("Expected --unlabeled or --data: the texts to read.")
+        fail_one_line(Errors.CE152)
     texts: List[str] = []
     try:
         if unlabeled is not None:

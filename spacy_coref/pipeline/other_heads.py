@@ -6,7 +6,8 @@ earlier mention of their head lemma, and 42 of them belonged there. Synonyms
 the link is not forbidden: it needs OTHER_HEAD_MARGIN more than the null score to be made.
 
 Names and pronouns are left alone on both sides: "Apple ... the company" and "the company
-... it" are the usual ways to go on about one entity.
+... it" are the usual ways to go on about one entity. Without a parse (the fast pipeline), the
+heads of short lower-case phrases come from each word's usual tag (`unparsed_head_lemmas`).
 """
 from typing import Dict, Optional
 
@@ -47,8 +48,8 @@ def other_head_pairs(doc: Doc, heads: numpy.ndarray, antecedents: numpy.ndarray)
 
 # Without a parse (the fast pipeline), a common noun phrase is a short run of lower-case words
 # that ends in a noun, before any preposition: "the old plan", "your account", "the top" of
-# "the top of the hill"; not "Apple's chip" nor "the plan that failed" (a word that is not of
-# a noun phrase's start)
+# "the top of the hill"; not "Apple's chip" (a capital) nor "the plan that failed" (it ends in
+# a verb)
 UNPARSED_BEFORE_HEAD = {"DET", "ADJ", "NOUN", "NUM", "PRON"}
 MAX_UNPARSED_WORDS = 4
 

@@ -90,4 +90,4 @@ def test_the_command_tags_unlabeled_text(tmp_path):
     # three times each: "paid" and "the"; once: "rent"; capitalised words are left out
     assert tags == {"paid": "VERB", "the": "DET"}
     result = runner.invoke(app, ["word-tags", str(output)])
-    assert result.exit_code != 0 and "--unlabeled or --data" in result.output
+    assert result.exit_code != 0 and "CE152" in result.output and "--unlabeled" in result.output
