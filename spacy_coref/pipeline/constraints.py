@@ -398,6 +398,9 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         first_word = numpy.minimum.accumulate(positions[::-1])[::-1]  # [T + 1]
         first = first_word[starts]  # [n]
         named = numpy.where(first < ends, name_class[first], 0)
+        # a name after a gendered title takes the title's gender: "Mrs. Novak", "Uncle Raj"
+        titled = _look_up(lower, *_GENDERED_TITLE_TABLE)[starts]
+        named = numpy.where((named == 0) & title_word[starts], titled, named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
         # a short phrase without punctuation, its last word as its head: "the defendant",
         # "her aunt", "the jury"
@@ -439,6 +442,7 @@ _PRONOUN_TABLE = _hash_table(AGREEMENT_BY_PRONOUN)
 _REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
 _INDEFINITE_TABLE = _hash_table(dict.fromkeys(INDEFINITE_ARTICLES, 1))
 _TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
+_GENDERED_TITLE_TABLE = _hash_table(GENDERED_WORDS)
 _FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not "mark"
 # Without a parse, the nouns whose class a short phrase ending in them takes (decoding only)
 _NOUN_CLASS = {

@@ -249,6 +249,17 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
     assert unnamed.classes.tolist() == [0, 0]
 
 
+def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
+    doc = Doc(spacy.blank("en").vocab, words=["Mrs.", "Novak", "met", "Uncle", "Raj", "and",
+                                              "Dr.", "Novak", "and", "Mr.", "Khan", "Ms."])
+    spans = [(0, 2), (3, 5), (6, 8), (9, 11), (1, 2), (11, 12)]
+    # "Dr." says no gender, nor "Novak" alone; a title alone is its own gender
+    assert mention_constraints(doc, spans).classes.tolist() == [
+        FEMININE, MASCULINE, 0, MASCULINE, 0, FEMININE,
+    ]
+    assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [0] * 6
+
+
 def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
     # the arrays of a doc without a parse against the rules read off each span
     words = ["Mrs.", "Alice", "Okafor", "hurt", "herself", ";", "Dr.", "Robert", "and", "they",
