@@ -982,11 +982,13 @@ def _apposition_class(name: Token) -> int:
 
 def _first_name_class(name: Sequence[Token]) -> int:
     """The class of a person's name by its first name: the first of its words that is not a
-    title ("Dr. Alice Okafor": Alice; "Okafor" alone: none)."""
+    title ("Dr. Alice Okafor": Alice; "Okafor" alone: none); else by a gendered title it
+    starts with ("Mrs. Novak", "Uncle Raj")."""
+    titled = GENDERED_WORDS.get(name[0].lower_, 0) if len(name) else 0
     for token in name:
         if token.lower_ not in GENDERED_WORDS and token.lower_ not in NEUTRAL_TITLES:
-            return FIRST_NAME_CLASS.get(token.text, 0)
-    return 0
+            return FIRST_NAME_CLASS.get(token.text, 0) or titled
+    return titled
 
 
 def _first_or_second_person(token: Token) -> bool:
