@@ -47,7 +47,10 @@ def word_tags_cli(
     except (DataFormatError, ValueError) as e:
         fail_one_line(str(e))
     # the tagger and the rules that map its tags to coarse ones; the parser and NER not needed
-    nlp = spacy.load(base, exclude=["parser", "ner", "lemmatizer", "senter"])
+    try:
+        nlp = spacy.load(base, exclude=["parser", "ner", "lemmatizer", "senter"])
+    except OSError as e:  # no such package or directory: spaCy's own message, on one line
+        fail_one_line(str(e))
     start = time.perf_counter()
     counts = count_word_tags(nlp.pipe(texts, batch_size=32))
     seconds = time.perf_counter() - start

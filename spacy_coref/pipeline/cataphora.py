@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .name_match import union_of_classes
+from .quotes import SENTENCE_ENDS
 from .unparsed_binding import word_tagger
 from .word_tags import load_word_tags
 
@@ -29,7 +30,8 @@ VERB_POS = frozenset(("VERB", "AUX"))
 SUBJECT_POS = frozenset(("NOUN", "PROPN"))
 PERSON_LABEL = "PERSON"  # a name of unknown gender is a person's only by its entity label
 # Without a parse: the words that open a fronted part (subordinating words and prepositions),
-# how far its pronoun may stand from its comma, and how long the subject after it may be
+# how far its pronoun may stand from its opening word and from its comma, and how long the
+# subject after it may be
 FRONTING_WORDS = frozenset((
     "although", "though", "while", "when", "whenever", "if", "since", "until", "till", "after",
     "before", "as", "once", "because", "unless", "whereas", "in", "on", "at", "during",
@@ -37,7 +39,6 @@ FRONTING_WORDS = frozenset((
 ))
 MAX_FRONTED_WORDS = 15
 MAX_SUBJECT_WORDS = 4
-SENTENCE_ENDS = frozenset((".", "!", "?", ";"))
 PERSONAL_PRONOUNS = frozenset(("i", "you", "he", "she", "it", "we", "they"))
 
 
@@ -163,9 +164,13 @@ def unparsed_fronted_subjects(doc: Doc, pronouns: Sequence[int]) -> Dict[int, Me
     tag = word_tagger(doc, load_word_tags())
     out: Dict[int, MentionOffset] = {}
     for i in pronouns:
+        # the sentence's start, looked for no further back than a fronted part reaches: text
+        # without punctuation is one long sentence, and each pronoun would walk all of it
         sentence_start = i
         while sentence_start > 0 and not doc[sentence_start].is_sent_start:
             if doc[sentence_start - 1].text in SENTENCE_ENDS:
+                break
+            if i - sentence_start >= MAX_FRONTED_WORDS:
                 break
             sentence_start -= 1
         opener = doc[sentence_start].lower_

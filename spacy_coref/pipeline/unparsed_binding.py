@@ -44,6 +44,8 @@ NEGATIONS = {"not", "n't", "never"}
 OWNED_TAGS = {"NOUN", "ADJ", "PROPN", "NUM"}
 # verbs followed through "and", "to" or a comma before the subject is found
 MAX_HOPS = 4
+# how far back the verb before "and" may stand ("called the mechanic and thanked him")
+MAX_CLAUSE_WORDS = 30
 
 
 def unparsed_clause_subjects(
@@ -174,8 +176,10 @@ def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int
 
 
 def _verb_before_in_clause(doc: Doc, k: int, tag: Callable[[int], str]) -> Optional[int]:
-    """The nearest verb before token `k` in its sentence, not past other punctuation."""
-    while not _boundary(doc, k):
+    """The nearest verb before token `k` in its sentence, not past other punctuation, at most
+    MAX_CLAUSE_WORDS back (text without punctuation is one long sentence)."""
+    lowest = k - MAX_CLAUSE_WORDS
+    while not _boundary(doc, k) and k > lowest:
         k -= 1
         t = tag(k)
         if t == "VERB":

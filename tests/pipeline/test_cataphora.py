@@ -172,6 +172,10 @@ def test_without_a_parse_the_words_show_the_fronted_part_and_its_subject():
     assert subjects("She waited , and Ines read .") == {}
     assert subjects("When she left , she cried .") == {}
     assert subjects("When she left , the long dark night .") == {}
+    # the opening word is looked for at most MAX_FRONTED_WORDS back (text without punctuation
+    # is one long sentence): farther, the part is not read as fronted
+    far = "When " + "the old man and " * 4 + "she waited , Ines read ."
+    assert subjects(far) == {}
     # decoding: "Maria" is a she by her first name; "the office" is no known person
     doc = nlp("When she landed , Maria called home .")
     assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]], constraints=()) == []

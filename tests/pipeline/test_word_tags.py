@@ -91,3 +91,6 @@ def test_the_command_tags_unlabeled_text(tmp_path):
     assert tags == {"paid": "VERB", "the": "DET"}
     result = runner.invoke(app, ["word-tags", str(output)])
     assert result.exit_code != 0 and "CE152" in result.output and "--unlabeled" in result.output
+    result = runner.invoke(app, ["word-tags", str(output), "--unlabeled", str(data),
+                                 "--base", str(tmp_path / "no_pipeline")])
+    assert result.exit_code != 0 and "E050" in result.output and "Traceback" not in result.output
