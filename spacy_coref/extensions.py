@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 
 from .annotations import cluster_keys
 from .errors import Errors
+from .pipeline.name_match import unparsed_name_words
 from .pipeline.quotes import GREETINGS
 from .pipeline.word_tags import load_fine_word_tags, load_word_tags
 from .types import MentionOffset
@@ -481,10 +482,14 @@ def _name_in(mention: Span) -> Optional[Span]:
     """The name a mention is or holds, by its parse: the capitalised proper nouns that end at
     its head ("Maria Lopez", "Mr. Castle", "Mark" in "her brother Mark", "the Harlow Museum"
     with its "the"), or such a name in apposition with its head inside it ("Its chief
-    executive, Anna Berger"). None without a parse or a name."""
+    executive, Anna Berger"). Without a parse or tags (the fast pipeline), a mention that is a
+    person's name by its capitals, title or first name (`name_match.unparsed_name_words`:
+    "Clara", "Mrs. Gray"). None where there is no name."""
     root = mention.root
     if not root.dep:
-        return None
+        if mention.doc.has_annotation("TAG") or unparsed_name_words(mention) is None:
+            return None
+        return mention
     doc = mention.doc
     if _is_name_token(root):
         start = root.i

@@ -303,6 +303,10 @@ def test_resolved_subject_without_tags_reads_the_word_table():
     tom = (1, 2)
     set_clusters(doc, [[tom, *[(t.i, t.i + 1) for t in doc if t.text == "you"]]])
     assert doc._.coref_resolved == "Hi Tom, could Tom ask? Do you know? Did Tom go?"
+    # a person's name in the cluster replaces its mentions, as with a parse ("Clara")
+    doc = spacy.blank("en")("His wife Clara read . She smiled .")
+    set_clusters(doc, [[(0, 2), (2, 3), (5, 6)]])
+    assert doc._.coref_resolved == "His wife Clara read . Clara smiled ."
     # "her" before a noun is a possessive: "Anna's brother", not "Anna brother"
     doc = spacy.blank("en")("Anna called her brother and thanked her .")
     set_clusters(doc, [[(0, 1), (2, 3), (6, 7)]])
