@@ -487,7 +487,8 @@ def _name_in(mention: Span) -> Optional[Span]:
     "Clara", "Mrs. Gray"). None where there is no name."""
     root = mention.root
     if not root.dep:
-        if mention.doc.has_annotation("TAG") or unparsed_name_words(mention) is None:
+        # per mention: doc.has_annotation scans the whole doc each time
+        if any(t.tag for t in mention) or unparsed_name_words(mention) is None:
             return None
         return mention
     doc = mention.doc
@@ -651,7 +652,7 @@ def _is_possessive_pronoun(token: Token) -> bool:
     doc, after = token.doc, token.i + 1
     return (
         token.text.lower() == "her"
-        and not doc.has_annotation("TAG")
+        and not token.tag  # untagged, as a doc without a tagger (not doc.has_annotation: slow)
         and after < len(doc)
         and load_word_tags().get(doc[after].lower_) in _OWNED_TAGS
     )
@@ -674,7 +675,7 @@ def _subject_of_a_non_third_person_verb(token: Token) -> bool:
         finite = min([verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))])
     elif token.i + 1 < len(doc):
         finite = doc[token.i + 1]
-        if not doc.has_annotation("TAG"):
+        if not token.tag:  # untagged, as a doc without a tagger (not doc.has_annotation: slow)
             # no tagger (the fast pipeline): the word's usual tag, past an adverb or two ("I
             # really think")
             coarse, fine = load_word_tags(), load_fine_word_tags()

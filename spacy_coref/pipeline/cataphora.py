@@ -92,7 +92,10 @@ def link_cataphora(
         else:
             # the subject's words, whether or not the model kept them as a mention
             target = fronted.get(start)
-        if target is None or not _agrees(doc, target, classes.get(target, 0), pronoun_class):
+        agrees = target is not None and _agrees(
+            doc, target, classes.get(target, 0), pronoun_class, parsed
+        )
+        if not agrees:
             continue
         other = owner.get(target)
         if other is not None and other == own:
@@ -131,14 +134,16 @@ def _fronted_subject(pronoun: Token) -> Optional[Token]:
     return None
 
 
-def _agrees(doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class: int) -> bool:
+def _agrees(
+    doc: Doc, mention: MentionOffset, mention_class: int, pronoun_class: int, parsed: bool
+) -> bool:
     """Whether the subject is known to agree with the pronoun: its class is the pronoun's, or
     it is a person's name of unknown gender or a person noun of either gender and the pronoun
     is "he" or "she"."""
     from .constraints import FEMININE, HUMAN, MASCULINE  # the constraints module imports this one
 
     person_pronoun = pronoun_class in (MASCULINE, FEMININE)
-    if not doc.has_annotation("DEP"):
+    if not parsed:
         # no tags or entities: only a subject whose class is known ("Ines", "my sister", "the
         # pilot"; `unparsed_fronted_subjects` keeps pronouns out)
         if mention_class == HUMAN:

@@ -49,9 +49,10 @@ def one_mention_per_head(
     RETURNS (List[List[Tuple[int, int]]]): the clusters, each in its order.
     """
     score = _clustered_scores(doc, clusters, candidates, mention_scores)
+    parsed = doc.has_annotation("DEP")  # once: it reads the whole doc
     result = []
     for cluster in clusters:
-        gone = _lower_of_nested(doc, cluster, score)
+        gone = _lower_of_nested(doc, cluster, score, parsed)
         kept = [mention for mention in cluster if mention not in gone]
         if len(kept) > 1:
             result.append(kept)
@@ -177,7 +178,7 @@ def _coordination(doc: Doc, mention: MentionOffset) -> bool:
 
 
 def _lower_of_nested(
-    doc: Doc, cluster: Sequence[MentionOffset], score: Dict[MentionOffset, float]
+    doc: Doc, cluster: Sequence[MentionOffset], score: Dict[MentionOffset, float], parsed: bool
 ) -> Set[MentionOffset]:
     """The mentions that lose to a nested mention with their head (without a parse, their last
     word): the outer one where it ends later, else the lower-scored (a tie keeps the outer
@@ -185,7 +186,6 @@ def _lower_of_nested(
     of its pairs, so one of them stays."""
     # only mentions with one head can clash: a long cluster costs no pairs of all its mentions
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    parsed = doc.has_annotation("DEP")
     for mention in cluster:
         head = doc[mention[0] : mention[1]].root.i if parsed else mention[1] - 1
         by_head[head].append(mention)
