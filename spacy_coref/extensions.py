@@ -40,6 +40,9 @@ _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 _DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
 _INDEFINITE_ARTICLES = {"a", "an"}
+# without tags, the word-tag table's tags of words lower case inside a sentence (not NOUN or
+# ADJ: "Grace", "Young" may be names)
+_LOWERED_UNTAGGED = frozenset(("DET", "PRON", "NUM"))
 # kept as written in the resolved text: places and reflexives
 _KEPT_WORDS = {
     "here", "there", "myself", "yourself", "himself", "herself", "itself", "ourselves",
@@ -492,6 +495,8 @@ def _name_in(mention: Span) -> Optional[Span]:
             return None
         return mention
     doc = mention.doc
+    if any(t.dep_ == "conj" and t.i < mention.end for t in root.rights):
+        return None  # "Samsung and Apple ... their" is both, not "Samsung"
     if _is_name_token(root):
         start = root.i
         while start > mention.start and _is_name_token(doc[start - 1]):
@@ -565,10 +570,13 @@ def _lower_inside_a_sentence(token: Token) -> bool:
     """Whether a main mention's first word, capitalised because it starts a sentence, is lower
     case inside one: a determiner ("The", "My"), or, where the doc is tagged, any word but a
     name, a word of a named entity ("American officials") or "I" ("Many people", "Two men",
-    "Tomatoes")."""
+    "Tomatoes"); without tags, a word the word-tag table calls a determiner, pronoun or
+    numeral ("My grandfather", "One of them", "Some")."""
     if _is_determiner(token):
         return True
     tagged = bool(token.pos_ or token.tag_)
+    if not tagged:
+        return token.text != "I" and load_word_tags().get(token.lower_) in _LOWERED_UNTAGGED
     named = token.ent_type_ and token.ent_type_ not in _NUMERIC_ENTS  # not "Three little pigs"
     return tagged and not (_is_name_token(token) or named or token.text == "I")
 

@@ -229,6 +229,12 @@ def test_resolved_apposition_in_one_cluster_stays_as_written(nlp_sm):
 
 
 def test_resolved_replacement_is_the_clusters_name(nlp_sm):
+    # a coordination of names is both: "Samsung and Apple's", not "Samsung's"
+    doc = nlp_sm("Samsung and Apple reported their results.")
+    their = first_token(doc, "their").i
+    assert first_token(doc, "Apple").dep_ == "conj"  # the parse the rule reads
+    set_clusters(doc, [[(0, 3), (their, their + 1)]])
+    assert doc._.coref_resolved == "Samsung and Apple reported Samsung and Apple's results."
     doc = nlp_sm("Nordlicht's chief executive, Anna Berger, said she was pleased.")
     she = first_token(doc, "she").i
     berger = first_token(doc, "Berger").i
@@ -311,6 +317,18 @@ def test_resolved_subject_without_tags_reads_the_word_table():
     doc = spacy.blank("en")("Anna called her brother and thanked her .")
     set_clusters(doc, [[(0, 1), (2, 3), (6, 7)]])
     assert doc._.coref_resolved == "Anna called Anna's brother and thanked Anna ."
+    # a main mention's first word that the table calls a determiner, pronoun or numeral is
+    # lower case inside a sentence; a capitalised noun ("Grace") may be a name and stays
+    doc = spacy.blank("en")("My grandfather left when he was young. One of them met him.")
+    set_clusters(doc, [[(0, 2), (4, 5), (12, 13)]])
+    assert doc._.coref_resolved == (
+        "My grandfather left when my grandfather was young. One of them met my grandfather."
+    )
+    doc = spacy.blank("en")("One of them left. Then Tom saw her. Grace smiled. Ann met her.")
+    set_clusters(doc, [[(0, 3), (8, 9)], [(10, 11), (15, 16)]])
+    assert doc._.coref_resolved == (
+        "One of them left. Then Tom saw one of them. Grace smiled. Ann met Grace."
+    )
 
 
 def test_resolved_indefinite_main_mention_reads_definite(nlp_sm):

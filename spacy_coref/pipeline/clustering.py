@@ -104,13 +104,21 @@ def constrained_clusters(
     else:
         classes, conflicts = numpy.zeros(len(links), dtype="int64"), _no_conflicts
     pairs = numpy.zeros((0, 2), dtype="int64")
+    leaving: List[int] = []
     if forbidden is not None:
         q, k = numpy.nonzero(forbidden & candidate)
         pairs = numpy.stack([q, antecedents[q, k]], axis=1)  # [n, 2] (mention, earlier one)
-        links = _keep_apart(pair_scores, antecedents, links, pairs, classes, conflicts, null_score)
+        links, leaving = _cut_apart(links, pairs)
     if names is not None and clash is not None:
         links = _part_names(
             pair_scores, antecedents, links, classes, conflicts, null_score, names, clash, pairs
+        )
+    if leaving:
+        # once the names are parted: "him" that left Mark's cluster finds Daniel's, which
+        # the names part from Mark's
+        links = _relink(
+            pair_scores, antecedents, links, classes, conflicts, null_score, leaving,
+            _apart_table(pairs), names, clash,
         )
     return clusters_from_links(scores, links)
 
@@ -119,28 +127,20 @@ def _no_conflicts(classes: int) -> int:
     return 0
 
 
-def _keep_apart(
-    pair_scores: numpy.ndarray,
-    antecedents: numpy.ndarray,
-    links: numpy.ndarray,
-    pairs: numpy.ndarray,
-    classes: numpy.ndarray,
-    conflicts: Callable[[int], int],
-    null_score: float,
-) -> numpy.ndarray:
-    """Part the `pairs` ([n, 2] mention, earlier mention) that share a cluster of `links`
-    (see `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
+def _cut_apart(links: numpy.ndarray, pairs: numpy.ndarray) -> Tuple[numpy.ndarray, List[int]]:
+    """The later mention of each of the `pairs` ([n, 2] mention, earlier mention) that share a
+    cluster of `links` stands alone (see `constrained_clusters`). RETURNS: [M] new links, and
+    the mentions that left, to relink."""
     root = _roots(links)  # [M]
     together = pairs[root[pairs[:, 0]] == root[pairs[:, 1]]]  # [n', 2]
     if not len(together):
-        return links
+        return links, []
     links = links.copy()
     leaving = sorted(set(together[:, 0].tolist()))
     for r in numpy.unique(root[leaving]).tolist():
         members = numpy.flatnonzero(root == r)  # [n] in document order
         _leave(links, members, numpy.isin(members, leaving))
-    apart = _apart_table(pairs)
-    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving, apart)
+    return links, leaving
 
 
 def _apart_table(pairs: numpy.ndarray) -> Dict[int, List[int]]:
@@ -407,14 +407,21 @@ def _relink(
     null_score: float,
     leaving: List[int],
     apart: Optional[Dict[int, List[int]]] = None,
+    names: Optional[Sequence[Optional[Hashable]]] = None,
+    clash: Optional[Callable[[Any, Any], bool]] = None,
 ) -> numpy.ndarray:
     """Give each mention that left its cluster its best antecedent above the null score whose
-    cluster it agrees with (and holds none of the mentions `apart` keeps it from), in
-    document order."""
+    cluster it agrees with (and holds none of the mentions `apart` keeps it from, and no
+    name that clashes with one of its own), in document order."""
     root = _roots(links)
     flags = numpy.zeros(len(links), dtype="int64")
     numpy.bitwise_or.at(flags, root, classes)
     parent = {int(m): int(r) for m, r in enumerate(root)}  # union-find over the clusters
+    named_in: Dict[int, Set[Hashable]] = {}  # a cluster's names, at its root
+    if names is not None and clash is not None:
+        for m, name in enumerate(names):
+            if name is not None:
+                named_in.setdefault(int(root[m]), set()).add(name)
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -433,9 +440,13 @@ def _relink(
                 continue
             if apart and any(find(other) == ra for other in apart.get(m, ())):
                 continue
+            if named_in and _any_clash(named_in.get(rm, ()), named_in.get(ra, ()), clash):
+                continue
             links[m] = a
             parent[rm] = ra
             flags[ra] |= flags[rm]
+            if rm in named_in:
+                named_in.setdefault(ra, set()).update(named_in.pop(rm))
             break
     return links
 

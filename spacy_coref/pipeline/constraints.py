@@ -66,7 +66,7 @@ mention's person name. The parse is read once per mention; the pair masks are ar
 operations.
 """
 import dataclasses
-from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.strings import hash_string
@@ -77,7 +77,7 @@ from ..annotations import SPEAKERS_KEY, get_speakers
 from ..errors import Errors
 from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
-from ..types import ClusterOffsets
+from ..types import ClusterOffsets, MentionOffset
 from .cataphora import link_cataphora
 from .clustering import constrained_clusters, predict_clusters, valid_antecedents
 from .contrasts import contrasting_pairs
@@ -525,7 +525,7 @@ def decode_clusters(
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
     if null_scores_by_form:
         scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
-    mentions = names = classes = person_classes = None
+    mentions = names = classes = person_classes = forbidden = None
     if WHOLE_PHRASES in constraints and len(spans):
         scores = _with_whole_names(scores, *whole_names(doc, spans))
     if INDEFINITES in constraints and len(spans):
@@ -606,6 +606,7 @@ def decode_clusters(
         clusters = link_repeated_names(
             doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
             person_classes=MASCULINE | FEMININE,
+            apart=_forbidden_pairs(scores, spans, forbidden),
         )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
@@ -629,6 +630,20 @@ def decode_clusters(
         # last: the other rules read the mentions the model linked
         clusters = whole_phrases(doc, clusters, spans.tolist())
     return clusters
+
+
+def _forbidden_pairs(
+    scores: CorefScores, spans: numpy.ndarray, forbidden: Optional[numpy.ndarray]
+) -> Set[Tuple[MentionOffset, MentionOffset]]:
+    """The (mention, antecedent) offsets that `forbidden` ([M, K]) keeps apart ("Grace told
+    her"), for the rules that merge clusters after the clustering."""
+    if forbidden is None:
+        return set()
+    q, k = numpy.nonzero(forbidden & valid_antecedents(scores))
+    a = numpy.asarray(scores.antecedents)[q, k]
+    return {
+        (tuple(m), tuple(o)) for m, o in zip(spans[q].tolist(), spans[a].tolist())
+    }
 
 
 def _with_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:

@@ -28,7 +28,7 @@ Without a parse (the fast pipeline), only people's names are read, by their capi
 and first names (`unparsed_name_words`).
 """
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Collection, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.strings import hash_string
@@ -71,6 +71,7 @@ def link_repeated_names(
     conflicts,
     clashes: Optional[Callable[[Sequence[MentionOffset], Sequence[MentionOffset]], bool]] = None,
     person_classes: int = 0,
+    apart: Collection[Tuple[MentionOffset, MentionOffset]] = (),
 ) -> ClusterOffsets:
     """The clusters with each repeated name in its earlier mention's cluster.
 
@@ -87,9 +88,15 @@ def link_repeated_names(
     person_classes (int): classes (bit flags) that make a group a person's whatever the
         entity recognizer calls its names: "he" and "she" ("Arun Kumar ... him", the name
         read as an organisation, gives "Arun" its cluster).
+    apart (Collection): pairs of mentions that must not share a cluster (binding: "Grace
+        told her"); groups holding both are not merged.
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
     """
     parsed = doc.has_annotation("DEP")
+    apart_from: Dict[MentionOffset, List[MentionOffset]] = {}
+    for m, a in apart:
+        apart_from.setdefault(tuple(m), []).append(tuple(a))
+        apart_from.setdefault(tuple(a), []).append(tuple(m))
     groups: List[List[MentionOffset]] = [sorted(set(map(tuple, c))) for c in clusters]
     clustered = {m for group in groups for m in group}
     names: Dict[MentionOffset, Tuple[str, ...]] = {}
@@ -135,6 +142,8 @@ def link_repeated_names(
             return
         if clashes is not None and clashes(members[a], members[b]):
             return
+        if apart_from and _any_apart(members[a], members[b], apart_from):
+            return
         parent[b] = a
         group_classes[a] |= group_classes[b]
         members[a].extend(members[b])
@@ -178,6 +187,15 @@ def link_repeated_names(
     for g, group in enumerate(groups):
         merged.setdefault(find(g), []).extend(group)
     return sorted(sorted(set(group)) for group in merged.values() if len(set(group)) > 1)
+
+
+def _any_apart(
+    ours: Sequence[MentionOffset],
+    theirs: Sequence[MentionOffset],
+    apart_from: Dict[MentionOffset, List[MentionOffset]],
+) -> bool:
+    theirs = set(theirs)
+    return any(other in theirs for m in ours for other in apart_from.get(m, ()))
 
 
 def _naming_holders(

@@ -128,8 +128,8 @@ def test_a_mention_parted_from_a_pair_leaves_the_others_their_own_links():
     # Brandt lent his car to Aubert . Aubert ... Brandt ... him: the model links the second
     # "Aubert" and "Brandt" both to "his", and "him" to "Aubert"; "him" must stay apart from
     # "Brandt" (its clause's subject). Then "Aubert" must leave for the first "Aubert", and
-    # "Brandt", which chose "his", stays with the first "Brandt" ("him", whose other
-    # antecedents are in that cluster, stays alone).
+    # "Brandt", which chose "his", stays with the first "Brandt"; "him", relinked once the
+    # names are parted, takes its best antecedent, "Aubert".
     spans = [(0, 1), (2, 3), (5, 6), (8, 9), (10, 11), (12, 13)]
     scores = scores_for(spans, [
         [], [9.0], [-1.0, -1.0], [-1.0, 6.0, 4.5], [0.7, 4.5, -3.0, -3.5],
@@ -140,7 +140,37 @@ def test_a_mention_parted_from_a_pair_leaves_the_others_their_own_links():
     forbidden = numpy.zeros((6, 5), dtype=bool)
     forbidden[5, 4] = True  # him, Brandt
     out = constrained_clusters(scores, forbidden=forbidden, names=names, clash=str.__ne__)
-    assert out == [[(0, 1), (2, 3), (10, 11)], [(5, 6), (8, 9)]]
+    assert out == [[(0, 1), (2, 3), (10, 11)], [(5, 6), (8, 9), (12, 13)]]
+
+
+def test_a_pronoun_that_must_leave_a_cluster_is_relinked_once_the_names_are_parted():
+    # Mark called his brother Daniel . Daniel ... Mark offered to lend him ...: the model links
+    # the second "Daniel" to Mark's "his", and "him" best to "Mark", its clause's subject, then
+    # to "Daniel". "him" must leave Mark; Daniel's cluster is Mark's until the names part them.
+    spans = [(0, 1), (2, 3), (4, 5), (7, 8), (9, 10), (13, 14)]  # Mark his Daniel Daniel Mark him
+    scores = scores_for(spans, [
+        [], [8.0], [-5.0, -6.0], [-1.0, 7.0, -2.0], [5.0, 6.0, -1.0, -1.0],
+        [5.0, 4.0, 1.0, 4.5, 6.0],
+    ])
+    names = ["mark", None, "daniel", "daniel", "mark", None]
+    forbidden = numpy.zeros((6, 5), dtype=bool)
+    forbidden[5, 4] = True  # him, Mark (its clause's subject)
+    out = constrained_clusters(scores, forbidden=forbidden, names=names, clash=str.__ne__)
+    # relinked before the names were parted, "him" found only Mark's mentions and stayed alone
+    assert out == [[(0, 1), (2, 3), (9, 10)], [(7, 8), (13, 14)]]
+
+
+def test_a_relinked_mention_joins_no_cluster_whose_names_clash_with_its_own():
+    # Ann ... she ... Bo ... Ann: the last "Ann" takes the first, and must leave that cluster,
+    # which holds "she", a mention it is kept apart from; its next best antecedent, "Bo",
+    # names another person
+    spans = [(0, 1), (2, 3), (4, 5), (6, 7)]  # Ann, she, Bo, Ann
+    scores = scores_for(spans, [[], [5.0], [-1.0, -1.0], [4.0, 1.0, 3.0]])
+    names = ["ann", None, "bo", "ann"]
+    forbidden = numpy.zeros((4, 3), dtype=bool)
+    forbidden[3, 1] = True
+    out = constrained_clusters(scores, forbidden=forbidden, names=names, clash=str.__ne__)
+    assert out == [[(0, 1), (2, 3)]]  # not "Bo" and "Ann"
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -227,6 +257,31 @@ def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
     groups = GroupNames(dict(zip(mentions, person_names(doc, mentions))))
     kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
     assert kept == clusters  # but that group holds Bo Park too
+
+
+def test_repeated_names_do_not_merge_groups_holding_mentions_kept_apart():
+    # Grace spoke . Grace told her .  (the model put "her" with the first "Grace")
+    words = ["Grace", "spoke", ".", "Grace", "told", "her", "."]
+    pos = ["PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PRON", "PUNCT"]
+    heads = [1, 1, 1, 4, 4, 4, 4]
+    deps = ["nsubj", "ROOT", "punct", "nsubj", "ROOT", "dobj", "punct"]
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads, deps=deps)
+    doc.ents = [Span(doc, 0, 1, label="PERSON"), Span(doc, 3, 4, label="PERSON")]
+    clusters = [[(0, 1), (5, 6)]]
+    mentions = [(0, 1), (3, 4), (5, 6)]
+    merged = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes)
+    assert merged == [[(0, 1), (3, 4), (5, 6)]]
+    # binding keeps "her" apart from the subject of its clause
+    kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes,
+                               apart=[((5, 6), (3, 4))])
+    assert kept == clusters
+    # decoding gives the names rule the pairs binding keeps apart
+    doc = Doc(doc.vocab, words=words, pos=pos, heads=heads, deps=deps,
+              tags=["NNP", "VBD", ".", "NNP", "VBD", "PRP", "."], ents=["B-PERSON", "O", "O",
+              "B-PERSON", "O", "O", "O"])
+    scores = scores_for(mentions, [[], [-1.0], [5.0, 4.0]])
+    assert decode_clusters(doc, scores, 0.0, ["names"]) == [mentions]
+    assert decode_clusters(doc, scores, 0.0, ["binding", "names"]) == clusters
 
 
 def test_a_pronoun_whose_antecedent_left_for_another_cluster_takes_its_next_best():
