@@ -606,7 +606,7 @@ def decode_clusters(
         clusters = link_repeated_names(
             doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
             person_classes=MASCULINE | FEMININE,
-            apart=_forbidden_pairs(scores, spans, forbidden),
+            apart=_forbidden_pairs(doc, scores, spans, forbidden),
         )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
@@ -633,16 +633,20 @@ def decode_clusters(
 
 
 def _forbidden_pairs(
-    scores: CorefScores, spans: numpy.ndarray, forbidden: Optional[numpy.ndarray]
+    doc: Doc, scores: CorefScores, spans: numpy.ndarray, forbidden: Optional[numpy.ndarray]
 ) -> Set[Tuple[MentionOffset, MentionOffset]]:
-    """The (mention, antecedent) offsets that `forbidden` ([M, K]) keeps apart ("Grace told
-    her"), for the rules that merge clusters after the clustering."""
+    """The (pronoun, antecedent) offsets that `forbidden` ([M, K]) keeps apart ("Grace later
+    told her"), for the rules that merge clusters after the clustering. Pairs of a name and
+    an earlier pronoun are left out: a parse error that gives a verb the wrong subject ("he
+    believed ..., but managed to beat Jenkins") would keep a repeated name from its own."""
     if forbidden is None:
         return set()
     q, k = numpy.nonzero(forbidden & valid_antecedents(scores))
     a = numpy.asarray(scores.antecedents)[q, k]
     return {
-        (tuple(m), tuple(o)) for m, o in zip(spans[q].tolist(), spans[a].tolist())
+        (tuple(m), tuple(o))
+        for m, o in zip(spans[q].tolist(), spans[a].tolist())
+        if m[1] - m[0] == 1 and doc[m[0]].lower_ in AGREEMENT_BY_PRONOUN
     }
 
 

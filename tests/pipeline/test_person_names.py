@@ -282,6 +282,17 @@ def test_repeated_names_do_not_merge_groups_holding_mentions_kept_apart():
     scores = scores_for(mentions, [[], [-1.0], [5.0, 4.0]])
     assert decode_clusters(doc, scores, 0.0, ["names"]) == [mentions]
     assert decode_clusters(doc, scores, 0.0, ["binding", "names"]) == clusters
+    # but a name is not kept from its repeated name by the pronoun subject of its clause
+    # (Principle C), which a parse error gives it too often: "he believed ..., but managed to
+    # beat Jenkins"
+    words = ["Grace", "spoke", ".", "She", "saw", "Grace", "."]
+    doc = Doc(doc.vocab, words=words, pos=["PROPN", "VERB", "PUNCT", "PRON", "VERB", "PROPN",
+              "PUNCT"], heads=heads, deps=deps, tags=["NNP", "VBD", ".", "PRP", "VBD", "NNP", "."],
+              ents=["B-PERSON", "O", "O", "O", "O", "B-PERSON", "O"])
+    mentions = [(0, 1), (3, 4), (5, 6)]
+    scores = scores_for(mentions, [[], [3.0], [-1.0, 4.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(0, 1), (3, 4)]]
+    assert decode_clusters(doc, scores, 0.0, ["binding", "names"]) == [mentions]
 
 
 def test_a_pronoun_whose_antecedent_left_for_another_cluster_takes_its_next_best():
