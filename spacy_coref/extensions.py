@@ -518,9 +518,13 @@ def _end_before_clause(main: Span, end: int) -> int:
     """Where a main mention's replacement text ends: before a clause or an apposition after its
     head, or after a word after it ("a golden fish, which begged him" replaces "it" as "the golden
     fish"; "The mayor of Eastbridge, Ruth Okonkwo", whose parse hangs the name from
-    "Eastbridge", as "The mayor of Eastbridge"). Needs a parse."""
+    "Eastbridge", as "The mayor of Eastbridge"). Without a parse, before a comma or a relative
+    pronoun after its first word ("a teenager who went missing": "the teenager")."""
     root = main.root
     if not root.dep:
+        for token in main.doc[main.start + 1 : end]:
+            if token.text == "," or token.lower_ in _RELATIVE_WORDS:
+                return token.i
         return end
     cut = end
     for child in root.rights:

@@ -324,6 +324,12 @@ def test_resolved_subject_without_tags_reads_the_word_table():
     assert doc._.coref_resolved == (
         "My grandfather left when my grandfather was young. One of them met my grandfather."
     )
+    # a main mention without a parse ends before a relative pronoun or a comma
+    doc = spacy.blank("en")("Police found a boy who was lost . His mother , Ann , cried . She")
+    set_clusters(doc, [[(2, 7), (8, 9)], [(8, 12), (15, 16)]])
+    assert doc._.coref_resolved == (
+        "Police found a boy who was lost . The boy's mother , Ann , cried . The boy's mother"
+    )
     doc = spacy.blank("en")("One of them left. Then Tom saw her. Grace smiled. Ann met her.")
     set_clusters(doc, [[(0, 3), (8, 9)], [(10, 11), (15, 16)]])
     assert doc._.coref_resolved == (

@@ -1,7 +1,8 @@
 """Candidate mentions for the clustering model: the rule-based spans from `coref_mentions`, all
 spans up to a width, or both (so the recall ceiling of the rules can be measured against learned
 candidates); or the spans up to a width that a mention can be without a parse
-("sentence_spans": within one sentence, not starting or ending on punctuation)."""
+("sentence_spans": within one sentence, not starting or ending on punctuation or a
+function word, nor starting with a subject pronoun)."""
 from typing import Literal
 
 import numpy
@@ -18,7 +19,13 @@ NOT_AT_START = frozenset(("and", "or", "but", "nor", "of", "to", "in", "on", "at
                           "from", "by", "as", "than", "because", "if", "when", "while"))
 NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to", "in", "on",
                         "at", "for", "with", "from", "by", "as", "than", "very"))
+# a subject pronoun starts no mention of two words or more but a coordination ("She and her
+# husband"): "He told her", "she became its" are clauses
+SUBJECT_PRONOUNS = frozenset(("i", "he", "she", "we", "they"))
+COORDINATORS = frozenset(("and", "or"))
 _NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
+_SUBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in SUBJECT_PRONOUNS], dtype="uint64")
+_COORDINATOR_IDS = numpy.asarray([hash_string(w) for w in COORDINATORS], dtype="uint64")
 _NOT_AT_END_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_END], dtype="uint64")
 
 
@@ -56,6 +63,9 @@ def doc_candidates(
         lower = doc.to_array("LOWER")  # [T] hashes, compared as arrays: no loop over spans
         keep &= ~numpy.isin(lower[arr[:, 0]], _NOT_AT_START_IDS)
         keep &= ~numpy.isin(lower[last], _NOT_AT_END_IDS)
+        second = numpy.minimum(arr[:, 0] + 1, len(doc) - 1)
+        clause = numpy.isin(lower[arr[:, 0]], _SUBJECT_PRONOUN_IDS) & (arr[:, 1] - arr[:, 0] > 1)
+        keep &= ~(clause & ~numpy.isin(lower[second], _COORDINATOR_IDS))
 
     return numpy.unique(arr[keep], axis=0)  # unique() also sorts rows lexicographically
 

@@ -367,6 +367,9 @@ def _share_apposition_classes(doc: Doc, spans: Sequence[Sequence[int]], classes:
             classes[i] = gender
 
 
+_AND_HASH = hash_string("and")
+
+
 def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
     """`mention_constraints` of a doc without a parse, as arrays: the fast pipeline's
     candidates are every short span, about ten per token, so each token is read once and the
@@ -401,6 +404,10 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         # a name after a gendered title takes the title's gender: "Mrs. Novak", "Uncle Raj"
         titled = _look_up(lower, *_GENDERED_TITLE_TABLE)[starts]
         named = numpy.where((named == 0) & title_word[starts], titled, named)
+        # and one right after a first name, a part of that name: "Ellison" of "Ruth Ellison"
+        before = numpy.maximum(starts - 1, 0)
+        after_first = (starts > 0) & title_case[before]
+        named = numpy.where((named == 0) & after_first, name_class[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
         # a short phrase without punctuation, its last word as its head: "the defendant",
         # "her aunt", "the jury"
@@ -408,6 +415,11 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
         short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
         classes = numpy.where((classes == 0) & ~single & short, noun, classes)
+        # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
+        # not the group): an "and" inside the span, not at an edge
+        conjunction = numpy.concatenate([[0], numpy.cumsum(lower[:n_tokens] == _AND_HASH)])
+        coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
+        classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     # no parse to find the head: any span from "a" or "an" on counts as indefinite
@@ -886,11 +898,17 @@ def _agreement_class(
         if not first_names:
             return 0
         if all(t.is_title for t in span):
-            return _first_name_class(span)
-        short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
-        if len(span) > 1 and short and span[-1].is_lower:
-            return _NOUN_CLASS.get(span[-1].lower_, 0)
-        return 0
+            named = _first_name_class(span)
+            if not named and span.start > 0 and span.doc[span.start - 1].is_title:
+                named = FIRST_NAME_CLASS.get(span.doc[span.start - 1].text, 0)
+        else:
+            short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
+            named = short and len(span) > 1 and span[-1].is_lower and _NOUN_CLASS.get(
+                span[-1].lower_, 0
+            )
+        if not named and any(t.lower_ == "and" for t in span[1:-1]):
+            return PLURAL | CONJOINED  # a coordination: "Ann and her student"
+        return int(named or 0)
     if root.pos_ == "PRON":
         return 0
     if any(t.dep_ == "conj" and t.head == root for t in span):
@@ -1016,6 +1034,17 @@ def _first_or_second_person(token: Token) -> bool:
     return token.pos_ == "PRON" and bool(set(token.morph.get("Person")) & {"1", "2"})
 
 
+def _predicate_adjective_argument(root: Token, reflexive: bool) -> bool:
+    """Whether `root` is the object of an argument preposition (any, for a reflexive) of an
+    adjective that is a verb's predicate: "proud of him", "angry at her", "kind to them"."""
+    if root.dep_ != "pobj" or root.head.dep_ != "prep":
+        return False
+    adjective = root.head.head
+    if adjective.dep_ != "acomp" or adjective.head.pos_ not in VERB_POS:
+        return False
+    return reflexive or root.head.lower_ in ARGUMENT_PREPOSITIONS
+
+
 def _complement_subject(root: Token, reflexive: bool) -> bool:
     """Whether `root` is a pronoun in the object case ("him", not "he") that the parse makes
     the subject of a verb's non-finite complement: "watched him leave", "wanted him to stay",
@@ -1052,6 +1081,11 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
         if not reflexive and root.head.lower_ not in ARGUMENT_PREPOSITIONS:
             return None
         verb = root.head.head
+    elif controlled and _predicate_adjective_argument(root, reflexive):
+        # "he was proud of him", "she is kind to her": the adjective's preposition takes an
+        # argument of the clause, as a verb's does (decoding only: the model's binding
+        # feature reads the verbs' alone, as it was trained)
+        verb = root.head.head.head
     elif controlled and _complement_subject(root, reflexive):
         # "Tom watched him leave", "made him captain": the verb above governs "him" as its
         # object, so Tom's clause binds it

@@ -136,19 +136,25 @@ def person_names(
     # a capitalised word that also stands capitalised inside a sentence is a name there too
     inside = set(lower[title.astype(bool) & ~opens].tolist())
     for i in named:
-        out[i] = unparsed_name(doc[int(offsets[i, 0]) : int(offsets[i, 1])], opens, inside)
+        span = doc[int(offsets[i, 0]) : int(offsets[i, 1])]
+        out[i] = unparsed_name(span, opens, inside, i in persons)
     return out
 
 
-def unparsed_name(span: Span, opens: Sequence[bool], inside: Set[int]) -> Optional[PersonName]:
+def unparsed_name(
+    span: Span, opens: Sequence[bool], inside: Set[int], person: bool = False
+) -> Optional[PersonName]:
     """The name of a mention of a doc without a parse: every word capitalised and none a stop
     word ("He", "After"); a word that opens a sentence only where it is a title, a known
-    first name or capitalised inside some sentence too ("Yesterday" is not).
+    first name or capitalised inside some sentence too ("Yesterday" is not), or where the
+    mention is known to be a person ("Maya Okonjo won ... She beat").
 
     span (Span): a candidate mention.
     opens (Sequence[bool]): [T] whether each token of the doc opens a sentence.
     inside (Set[int]): the lower-case forms (hashes) of the words capitalised inside a
         sentence somewhere.
+    person (bool): the mention is a person by other means (the best antecedent of a "he"
+        or "she").
     RETURNS (Optional[PersonName]): its words and the first and last name they show.
     """
     tokens = list(span)
@@ -162,7 +168,7 @@ def unparsed_name(span: Span, opens: Sequence[bool], inside: Set[int]) -> Option
         if (token.is_stop or token.lower_ in NOT_NAMES) and _bare(token) not in HONORIFICS:
             return None
     first = tokens[0]
-    if opens[first.i] and first.lower not in inside:
+    if opens[first.i] and first.lower not in inside and not person:
         if _bare(first) not in HONORIFICS and first.lower_ not in FIRST_NAMES:
             return None
     return _read(tuple(t.lower_ for t in tokens), True)

@@ -40,3 +40,14 @@ def test_without_sentence_boundaries_the_doc_is_one_sentence():
     assert "Maria runs the shop" in texts
     empty = Doc(doc.vocab, words=[])
     assert doc_candidates(empty, source="sentence_spans").shape == (0, 2)
+
+
+def test_a_subject_pronoun_starts_no_span_but_a_coordination():
+    doc = Doc(spacy.blank("en").vocab, words=["He", "told", "her", "that", "she", "and", "Tom",
+                                              "won", "."])
+    texts = _texts(doc, doc_candidates(doc, source="sentence_spans", max_width=4))
+    assert {"He", "her", "she", "she and Tom", "Tom"} <= texts
+    assert not {"He told", "He told her", "she and"} & texts  # clauses, and an edge
+    # the last word of a doc starts no two-word span: no index past the end
+    last = Doc(doc.vocab, words=["Anna", "saw", "she"])
+    assert "she" in _texts(last, doc_candidates(last, source="sentence_spans", max_width=4))

@@ -236,17 +236,26 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
     spans = [(0, 2), (3, 4), (5, 8), (6, 8), (6, 10), (7, 8), (11, 13), (14, 16), (14, 17),
              (9, 13), (18, 20), (4, 10), (19, 20)]
     mentions = mention_constraints(doc, spans)
-    # a name alone by its first name; "Okafor" has none; a phrase of up to four words without
-    # punctuation by its last word, if a noun of the lists ("Robert Okafor 's aunt", "the
-    # jury", "the witness"; not "the witness Okafor", "aunt , the jury", six words, or a
-    # noun alone, which may be a name's word)
+    # a name alone by its first name, "Okafor" of "Robert Okafor" by the first name before it
+    # (the later "Okafor" has none); a phrase of up to four words without punctuation by its
+    # last word, if a noun of the lists ("Robert Okafor 's aunt", "the jury", "the witness";
+    # not "the witness Okafor", "aunt , the jury", six words, or a noun alone, which may be a
+    # name's word)
     assert mentions.classes.tolist() == [
-        0, FEMININE, MASCULINE, MASCULINE, FEMININE, 0, COLLECTIVE, HUMAN, 0, 0, HUMAN, 0, 0,
+        0, FEMININE, MASCULINE, MASCULINE, FEMININE, MASCULINE, COLLECTIVE, HUMAN, 0, 0, HUMAN,
+        0, 0,
     ]
+    assert mention_constraints(doc, [(16, 17)]).classes.tolist() == [0]
     assert mentions.clause_subjects.tolist() == [-1] * len(spans)
     # the features (first_names=False) read neither names nor nouns
     unnamed = mention_constraints(doc, [(5, 8), (11, 13)], first_names=False)
     assert unnamed.classes.tolist() == [0, 0]
+    # a coordination is a group, whatever its words ("and" inside, not at an edge)
+    spans = [(11, 16), (9, 17), (5, 8), (11, 13)]
+    assert mention_constraints(doc, spans).classes.tolist() == [
+        PLURAL | CONJOINED, PLURAL | CONJOINED, MASCULINE, COLLECTIVE,
+    ]
+    assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [0, 0, 0, 0]
 
 
 def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
@@ -712,6 +721,20 @@ def test_a_comitative_pronoun_stays_free_in_a_clause_without_a_subject():
                       ["nsubj", "ROOT", "aux", "xcomp", "dobj", "prep", "pobj", "punct"],
                       ["NNP", "VBD", "TO", "VB", "NNP", "IN", "PRP", "."])
     assert mention_constraints(doc, [(0, 1), (6, 7)]).clause_subjects.tolist() == [-1, -1]
+
+
+def test_an_argument_of_a_predicate_adjective_is_bound_in_its_clause():
+    # He was proud of him , and near him .  ("near" takes no argument: free)
+    doc = control_doc(["He", "was", "proud", "of", "him", ",", "and", "near", "him", "."],
+                      [1, 1, 1, 2, 3, 1, 1, 1, 7, 1],
+                      ["nsubj", "ROOT", "acomp", "prep", "pobj", "punct", "cc", "conj", "pobj",
+                       "punct"],
+                      ["PRP", "VBD", "JJ", "IN", "PRP", ",", "CC", "IN", "PRP", "."])
+    mentions = mention_constraints(doc, [(0, 1), (4, 5), (8, 9)])
+    assert mentions.clause_subjects.tolist() == [-1, 0, -1]
+    # the model's features read the verbs' objects alone, as they were trained
+    features = mention_constraints(doc, [(0, 1), (4, 5)], first_names=False, controlled=False)
+    assert features.clause_subjects.tolist() == [-1, -1]
 
 
 def test_a_noun_phrase_leaves_the_cluster_of_its_own_possessor():

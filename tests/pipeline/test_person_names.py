@@ -330,6 +330,12 @@ def test_without_a_parse_names_are_read_from_capitalisation():
         None,
         PersonName(frozenset({"rocha"}), None, None),
     ]
+    # a name that opens the text and is in no list counts where a "he" or "she" takes it
+    doc = nlp("Maya Okonjo won. She beat Viktor Hale.")
+    assert person_names(doc, [(0, 2)]) == [None]
+    assert person_names(doc, [(0, 2)], frozenset({0})) == [
+        PersonName(frozenset({"maya", "okonjo"}), "maya", "okonjo")
+    ]
 
 
 def test_decoding_parts_two_people_without_a_parse():
