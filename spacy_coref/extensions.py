@@ -373,6 +373,8 @@ class _Resolver:
             return None
         if len(mention) == 1 and _subject_of_a_non_third_person_verb(word):
             return None  # "I am writing" would read "Helen Marsh am writing"
+        if len(mention) == 1 and _is_possessive_pronoun(word) and _before_name_noun(word):
+            return None  # "My name is Leila Haddad" would read "Leila Haddad's name is"
         if self.in_apposition(mention, c):
             return None
         base = self.main_text(c, visiting)
@@ -668,6 +670,12 @@ def _is_possessive_pronoun(token: Token) -> bool:
         and after < len(doc)
         and load_word_tags().get(doc[after].lower_) in _OWNED_TAGS
     )
+
+
+def _before_name_noun(token: Token) -> bool:
+    """Whether the next word is "name" or "names" ("my name", "her name")."""
+    doc = token.doc
+    return token.i + 1 < len(doc) and doc[token.i + 1].lower_ in ("name", "names")
 
 
 def _subject_of_a_non_third_person_verb(token: Token) -> bool:

@@ -324,6 +324,12 @@ def test_resolved_subject_without_tags_reads_the_word_table():
     assert doc._.coref_resolved == (
         "My grandfather left when my grandfather was young. One of them met my grandfather."
     )
+    # "my name" stays: "Leila Haddad's name is Leila Haddad" says nothing
+    doc = spacy.blank("en")("My name is Leila Haddad . My son and I came .")
+    set_clusters(doc, [[(0, 1), (3, 5), (6, 7), (9, 10)]])
+    assert doc._.coref_resolved == (
+        "My name is Leila Haddad . Leila Haddad's son and Leila Haddad came ."
+    )
     # a main mention without a parse ends before a relative pronoun or a comma
     doc = spacy.blank("en")("Police found a boy who was lost . His mother , Ann , cried . She")
     set_clusters(doc, [[(2, 7), (8, 9)], [(8, 12), (15, 16)]])

@@ -64,6 +64,7 @@ SENTENCE_BOUNDARIES = frozenset(
 )
 _BOUNDARY_HASHES = numpy.array([hash_string(t) for t in SENTENCE_BOUNDARIES], dtype="uint64")
 _ARTICLE_HASHES = numpy.array([hash_string(t) for t in LEADING_ARTICLES], dtype="uint64")
+_POSSESSIVE_HASHES = numpy.array([hash_string(t) for t in POSSESSIVES], dtype="uint64")
 
 
 class PersonName(NamedTuple):
@@ -121,8 +122,12 @@ def person_names(
     capitalised = numpy.append((title | upper).astype(bool), False)  # [T + 1]
     article = numpy.append(numpy.isin(lower, _ARTICLE_HASHES), False)
     uncapitalised = numpy.concatenate([[0], numpy.cumsum(~capitalised[:-1])])  # [T + 1]
-    offsets = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
+    offsets = numpy.asarray(spans, dtype="int64").reshape((-1, 2)).copy()
     starts, ends = offsets[:, 0], offsets[:, 1]
+    # a possessive is its possessor's name: "Arsenal 's" clashes with "Liverpool" as
+    # "Arsenal" does
+    possessive = numpy.isin(lower, _POSSESSIVE_HASHES)
+    ends -= possessive[numpy.maximum(ends - 1, 0)] & (ends - starts > 1)
     starts = starts + (article[starts] & (ends - starts > 1))
     named = numpy.flatnonzero(uncapitalised[ends] - uncapitalised[starts] == 0).tolist()
     if doc.has_annotation("DEP"):

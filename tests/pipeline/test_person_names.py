@@ -330,6 +330,12 @@ def test_without_a_parse_names_are_read_from_capitalisation():
         None,
         PersonName(frozenset({"rocha"}), None, None),
     ]
+    # a possessive is its possessor's name, with a parse or without
+    doc = nlp("Liverpool beat Arsenal. Arsenal 's manager left.")
+    arsenal = PersonName(frozenset({"arsenal"}), None, None)
+    assert person_names(doc, [(2, 3), (4, 6)]) == [arsenal, arsenal]
+    ann_lee = PersonName(frozenset({"ann", "lee"}), "ann", "lee")
+    assert person_names(name_doc("Ann Lee 's"), [(0, 3)]) == [ann_lee]
     # a name that opens the text and is in no list counts where a "he" or "she" takes it
     doc = nlp("Maya Okonjo won. She beat Viktor Hale.")
     assert person_names(doc, [(0, 2)]) == [None]
