@@ -56,14 +56,16 @@ def constrained_clusters(
     keeps its majority: the mentions of the other classes leave it, and each takes its best
     antecedent above the null score in a cluster it agrees with, or none. Next, a forbidden
     pair that other links put in one cluster ("He asked him" through "Sam") is parted: the
-    later mention leaves, and takes its best antecedent above the null score in a cluster
-    without the other (and that it agrees with), or none. Finally, a cluster holding names
-    that clash ("Ricardo Rocha" ... "he" ... "Eugenio Bernal") is rebuilt from its links in
-    document order: a name whose link would join a cluster with a clashing name takes its
-    best antecedent above the null score in a cluster without one (and that it agrees
+    later mention leaves. Then a cluster holding names that clash ("Ricardo Rocha" ... "he"
+    ... "Eugenio Bernal") is rebuilt from its links in document order: a name whose link
+    would join a cluster with a clashing name (or a mention it is kept apart from) takes
+    its best antecedent above the null score in a cluster without one (and that it agrees
     with), or none, and the mentions linked to it go with it; so does any mention whose
-    antecedent's new cluster it does not agree with. Without constraints this is exactly
-    `predict_clusters`.
+    antecedent's new cluster it does not agree with. Last, each mention that left a
+    forbidden pair takes its best antecedent above the null score in a cluster without the
+    other, that it agrees with and whose names do not clash with its own, or none: once the
+    names are parted, "him" that must leave Mark's cluster may find Daniel's, which a wrong
+    link had joined to Mark's. Without constraints this is exactly `predict_clusters`.
 
     scores (CorefScores): the model's output for one doc.
     null_score (float): the score of "no antecedent".

@@ -897,18 +897,18 @@ def _agreement_class(
         # phrase by its last word ("the defendant"; `_unparsed_constraints`)
         if not first_names:
             return 0
+        named = 0
+        short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
         if all(t.is_title for t in span):
             named = _first_name_class(span)
             if not named and span.start > 0 and span.doc[span.start - 1].is_title:
+                # "Ellison" of "Ruth Ellison"
                 named = FIRST_NAME_CLASS.get(span.doc[span.start - 1].text, 0)
-        else:
-            short = len(span) <= MAX_UNPARSED_NOUN_WORDS and not any(t.is_punct for t in span)
-            named = short and len(span) > 1 and span[-1].is_lower and _NOUN_CLASS.get(
-                span[-1].lower_, 0
-            )
+        elif len(span) > 1 and short and span[-1].is_lower:
+            named = _NOUN_CLASS.get(span[-1].lower_, 0)
         if not named and any(t.lower_ == "and" for t in span[1:-1]):
             return PLURAL | CONJOINED  # a coordination: "Ann and her student"
-        return int(named or 0)
+        return named
     if root.pos_ == "PRON":
         return 0
     if any(t.dep_ == "conj" and t.head == root for t in span):
