@@ -13,7 +13,8 @@ tagged with its usual part of speech (`word_tags.py`):
 * "and", "but" or "or" right before the verb share the subject of the verb before them
   ("called the mechanic and thanked him"), as does a comma before a verb in -ing ("thanked
   the nurse, hugging her"); "to" before it takes the object of the verb before it ("asked Ann
-  to help him"), or that verb's subject ("tried to help him").
+  to help him"), or that verb's subject ("tried to help him"); a name between commas after a
+  noun is the subject in apposition ("The hiring manager, Mr. Costa, called her").
 
 Anything else (no verb right before the pronoun, a subject the words do not show, a
 punctuation mark other than that comma, the sentence's start) binds nothing, so that a wrong
@@ -46,6 +47,8 @@ OWNED_TAGS = {"NOUN", "ADJ", "PROPN", "NUM"}
 MAX_HOPS = 4
 # how far back the verb before "and" may stand ("called the mechanic and thanked him")
 MAX_CLAUSE_WORDS = 30
+# the longest name in apposition read as a subject ("the mayor, Dr. Ruth Okonkwo, called him")
+MAX_APPOSED_NAME_WORDS = 4
 
 
 def unparsed_clause_subjects(
@@ -166,6 +169,9 @@ def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int
         if tag(k) in SUBJECT_TAGS:
             # an object-case pronoun is no subject ("let him see her")
             return None if word in OBJECT_PRONOUNS or word in EXPLETIVES else k
+        if word == "," and not doc[verb].lower_.endswith("ing"):
+            # "The hiring manager, Mr. Costa, called her": the name in apposition
+            return _apposed_name_end(doc, k, tag)
         shared = word in COORDINATORS or (word == "," and doc[verb].lower_.endswith("ing"))
         if not shared:
             return None
@@ -173,6 +179,22 @@ def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int
         if verb is None:
             return None
     return None
+
+
+def _apposed_name_end(doc: Doc, comma: int, tag: Callable[[int], str]) -> Optional[int]:
+    """The last token of a name of capitalised words (at most MAX_APPOSED_NAME_WORDS) that ends
+    right before the comma at `comma` and follows a comma after a noun ("the mayor, Ruth
+    Okonkwo,"), or None."""
+    start = comma
+    while start > comma - MAX_APPOSED_NAME_WORDS and not _boundary(doc, start):
+        if not doc[start - 1].is_title:
+            break
+        start -= 1
+    if start == comma or _boundary(doc, start) or doc[start - 1].text != ",":
+        return None
+    if _boundary(doc, start - 1) or tag(start - 2) not in ("NOUN", "PROPN"):
+        return None
+    return comma - 1
 
 
 def _verb_before_in_clause(doc: Doc, k: int, tag: Callable[[int], str]) -> Optional[int]:

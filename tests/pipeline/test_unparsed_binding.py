@@ -43,6 +43,8 @@ def subject_of(nlp, text, pronoun, tags=None):
         ("I know the man who saw him.", "him", "man"),  # a relative clause
         ("Kate's mother drove herself home.", "herself", "mother"),  # the possessed noun
         ("The plumber came, and Tom paid him.", "him", "Tom"),
+        # a name in apposition after a noun: the subject's last word
+        ("The hiring manager, Mr. Costa, called her.", "her", "Costa"),
     ],
 )
 def test_the_subject_of_a_pronouns_clause(nlp, text, pronoun, subject):
@@ -58,6 +60,7 @@ def test_the_subject_of_a_pronouns_clause(nlp, text, pronoun, subject):
         ("Tom liked Ann. Him, she never paid.", "Him"),  # the sentence's start
         ("Tom ; paid him.", "him"),  # no subject the words show
         ("Ann let him see them.", "them"),  # "him": the object case is read as no subject
+        ("Slowly, Mr. Costa, called her.", "her"),  # no noun before the commas' name
     ],
 )
 def test_nothing_binds_where_the_words_do_not_show_a_subject(nlp, text, pronoun):
