@@ -18,7 +18,7 @@ from .annotations import cluster_keys
 from .errors import Errors
 from .pipeline.name_match import unparsed_name_words
 from .pipeline.quotes import GREETINGS
-from .pipeline.word_tags import load_fine_word_tags, load_word_tags
+from .pipeline.word_tags import FUNCTION_WORD_TAGS, load_fine_word_tags, load_word_tags
 from .types import MentionOffset
 
 # `doc.user_data` key of the antecedent scores that `coref_cluster` stores when asked to: a list
@@ -43,6 +43,9 @@ _INDEFINITE_ARTICLES = {"a", "an"}
 # without tags, the word-tag table's tags of words lower case inside a sentence (not NOUN or
 # ADJ: "Grace", "Young" may be names)
 _LOWERED_UNTAGGED = frozenset(("DET", "PRON", "NUM"))
+# without tags, the longest phrase read as a bare plural ("40,000 electric scooters")
+_MAX_UNTAGGED_PLURAL_WORDS = 4
+_PLURAL_ENDINGS = ("es", "rs", "ts", "ns", "ls", "ds", "ks", "ps", "gs", "ms", "ys", "ws")
 # kept as written in the resolved text: places and reflexives
 _KEPT_WORDS = {
     "here", "there", "myself", "yourself", "himself", "herself", "itself", "ourselves",
@@ -469,9 +472,13 @@ def _is_content_word(token: Token) -> bool:
 def _bare_plural(main: Span, start: int, end: int) -> bool:
     """Whether doc[start:end] of a main mention is a plural common noun phrase without a
     determiner or possessor ("two men", "tomatoes", "old friends"), by its parse; not a
-    quantified one ("many people", "both men"), which "the" would change."""
+    quantified one ("many people", "both men"), which "the" would change. Without a parse, by
+    the word-tag table: a phrase of lower-case words or numbers, none a function word, whose
+    last word is a plural noun ("40,000 electric scooters", "residents")."""
     root = main.root
-    if not root.dep or root.pos_ != "NOUN" or not (start <= root.i < end):
+    if not root.dep:
+        return _untagged_bare_plural(main.doc[start:end])
+    if root.pos_ != "NOUN" or not (start <= root.i < end):
         return False
     children = [t for t in root.children if start <= t.i < end]
     numbered = any(t.dep_ == "nummod" for t in children)
@@ -480,6 +487,24 @@ def _bare_plural(main: Span, start: int, end: int) -> bool:
     return not any(
         t.dep_ in ("det", "poss", "predet") or t.lower_ in _QUANTIFIERS or _is_name_token(t)
         for t in children
+    )
+
+
+def _untagged_bare_plural(words: Span) -> bool:
+    if not len(words) or len(words) > _MAX_UNTAGGED_PLURAL_WORDS or any(t.tag for t in words):
+        return False
+    fine, coarse = load_fine_word_tags(), load_word_tags()
+    first, last = words[0], words[-1]
+    # a word the table lacks is a plural by its "s" ("scooters"; not "glass", "bus", "axis")
+    tag = fine.get(last.lower_) or ("NNS" if last.lower_.endswith(_PLURAL_ENDINGS) else None)
+    if tag != "NNS" or not last.is_lower:
+        return False
+    if first.lower_ in _QUANTIFIERS or first.lower_ in _INDEFINITE_ARTICLES:
+        return False
+    # no determiner, preposition or the like anywhere ("one of the scooters")
+    return all(
+        (t.is_lower or t.like_num) and coarse.get(t.lower_) not in FUNCTION_WORD_TAGS
+        for t in words
     )
 
 

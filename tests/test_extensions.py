@@ -330,6 +330,15 @@ def test_resolved_subject_without_tags_reads_the_word_table():
     assert doc._.coref_resolved == (
         "My name is Leila Haddad . Leila Haddad's son and Leila Haddad came ."
     )
+    # a plural without a determiner gets "the", as with a parse; a quantified one or one
+    # with a function word in it does not
+    doc = spacy.blank("en")("Police found 300 old letters and many photos . Experts read them and"
+                            " kept them . One of the photos burned . It was old .")
+    set_clusters(doc, [[(2, 5), (11, 12)], [(6, 8), (14, 15)], [(16, 20), (22, 23)]])
+    assert doc._.coref_resolved == (
+        "Police found 300 old letters and many photos . Experts read the 300 old letters and"
+        " kept many photos . One of the photos burned . One of the photos was old ."
+    )
     # a main mention without a parse ends before a relative pronoun or a comma
     doc = spacy.blank("en")("Police found a boy who was lost . His mother , Ann , cried . She")
     set_clusters(doc, [[(2, 7), (8, 9)], [(8, 12), (15, 16)]])
