@@ -364,6 +364,8 @@ class _Resolver:
         source = self.source_of(c)
         if source is not main and mention.start <= source.start and source.end <= mention.end:
             return None  # "her brother Mark" holds the name that would replace it
+        if _greets_a_group(source):
+            return None  # "Dear team, I hope you" would read "I hope dear team"
         # what is replaced ends before the mention's own clause or apposition, which stays
         cut = mention.end if len(mention) == 1 else _end_before_clause(mention, mention.end)
         replaced = mention.doc[mention.start : cut]
@@ -564,6 +566,12 @@ def _end_before_clause(main: Span, end: int) -> int:
     while cut > root.i + 1 and main.doc[cut - 1].is_punct:
         cut -= 1
     return cut
+
+
+def _greets_a_group(main: Span) -> bool:
+    """Whether a main mention is a greeting without a name ("Dear team", "Hi all"), which
+    names no one to put in place of "you"."""
+    return len(main) > 1 and main[0].text.lower() in GREETINGS and not main[1].text[:1].isupper()
 
 
 def _start_after_greeting(main: Span) -> int:

@@ -339,6 +339,13 @@ def test_resolved_subject_without_tags_reads_the_word_table():
         "Police found 300 old letters and many photos . Experts read the 300 old letters and"
         " kept many photos . One of the photos burned . One of the photos was old ."
     )
+    # a greeting without a name names no one: "you" stays ("thank dear team" before)
+    doc = spacy.blank("en")("Dear team , we thank you for your help .")
+    set_clusters(doc, [[(0, 2), (5, 6), (7, 8)]])
+    assert doc._.coref_resolved == "Dear team , we thank you for your help ."
+    doc = spacy.blank("en")("Dear Hannah , we thank you for your help .")
+    set_clusters(doc, [[(0, 2), (5, 6), (7, 8)]])
+    assert doc._.coref_resolved == "Dear Hannah , we thank Hannah for Hannah's help ."
     # a main mention without a parse ends before a relative pronoun or a comma
     doc = spacy.blank("en")("Police found a boy who was lost . His mother , Ann , cried . She")
     set_clusters(doc, [[(2, 7), (8, 9)], [(8, 12), (15, 16)]])
