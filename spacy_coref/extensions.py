@@ -17,6 +17,7 @@ from spacy.tokens import Doc, Span, SpanGroup, Token
 from .annotations import cluster_keys
 from .errors import Errors
 from .pipeline.name_match import unparsed_name_words
+from .pipeline.other_heads import singular
 from .pipeline.quotes import GREETINGS
 from .pipeline.word_tags import FUNCTION_WORD_TAGS, load_fine_word_tags, load_word_tags
 from .types import MentionOffset
@@ -45,7 +46,6 @@ _INDEFINITE_ARTICLES = {"a", "an"}
 _LOWERED_UNTAGGED = frozenset(("DET", "PRON", "NUM"))
 # without tags, the longest phrase read as a bare plural ("40,000 electric scooters")
 _MAX_UNTAGGED_PLURAL_WORDS = 4
-_PLURAL_ENDINGS = ("es", "rs", "ts", "ns", "ls", "ds", "ks", "ps", "gs", "ms", "ys", "ws")
 # kept as written in the resolved text: places and reflexives
 _KEPT_WORDS = {
     "here", "there", "myself", "yourself", "himself", "herself", "itself", "ourselves",
@@ -497,9 +497,9 @@ def _untagged_bare_plural(words: Span) -> bool:
         return False
     fine, coarse = load_fine_word_tags(), load_word_tags()
     first, last = words[0], words[-1]
-    # a word the table lacks is a plural by its "s" ("scooters"; not "glass", "bus", "axis")
-    tag = fine.get(last.lower_) or ("NNS" if last.lower_.endswith(_PLURAL_ENDINGS) else None)
-    if tag != "NNS" or not last.is_lower:
+    # a word the table lacks is a plural by its ending ("scooters"; not "glass", "bus")
+    plural = fine.get(last.lower_, "NNS" if singular(last.lower_) != last.lower_ else "") == "NNS"
+    if not plural or not last.is_lower:
         return False
     if first.lower_ in _QUANTIFIERS or first.lower_ in _INDEFINITE_ARTICLES:
         return False

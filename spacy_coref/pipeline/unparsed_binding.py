@@ -172,8 +172,7 @@ def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int
         if word == "," and not doc[verb].lower_.endswith("ing"):
             # "The hiring manager, Mr. Costa, called her": the name in apposition
             return _apposed_name_end(doc, k, tag)
-        shared = word in COORDINATORS or (word == "," and doc[verb].lower_.endswith("ing"))
-        if not shared:
+        if word != "," and word not in COORDINATORS:  # the comma here: before an -ing verb
             return None
         verb = _verb_before_in_clause(doc, k, tag)
         if verb is None:
