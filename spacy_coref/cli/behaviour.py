@@ -23,7 +23,7 @@ def behaviour_cli(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report (per category and per item) as JSON"),
     show_failures: bool = typer.Option(False, "--show-failures", help="List the failing items with the predicted clusters"),
     batch_size: int = typer.Option(32, "--batch-size", help="Texts per batch", min=1),
-    constraints: Optional[str] = typer.Option(None, "--constraints", help="Grammatical constraints to decode with, comma-separated ('agreement,binding,quotes,names,distinct_names,indefinites,contrasts,same_head,cataphora,groups,whole_phrases,other_heads'), or 'none' (default: the pipeline's own setting)"),
+    constraints: Optional[str] = typer.Option(None, "--constraints", help="Grammatical constraints to decode with, comma-separated ('agreement,binding,quotes,names,distinct_names,indefinites,contrasts,same_head,cataphora,groups,whole_phrases,other_heads,salience'), or 'none' (default: the pipeline's own setting)"),
     # fmt: on
 ) -> None:
     """Resolve the suite's short texts and check which mentions the predicted clusters link:

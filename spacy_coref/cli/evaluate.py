@@ -35,7 +35,7 @@ def evaluate_cli(
     oracle_mentions: bool = typer.Option(False, "--oracle-mentions", help="Also score CoNLL data with every gold mention (singletons included) as the only candidates: what the candidate mentions cost"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the metrics as JSON"),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme for the model to follow in every document (default: the one each document names, as `spacy-coref make-corpus` and `convert --scheme` store it)"),
-    constraints: Optional[str] = typer.Option(None, "--constraints", help="Grammatical constraints to decode with, comma-separated ('agreement,binding,quotes,names,distinct_names,indefinites,contrasts,same_head,cataphora,groups,whole_phrases,other_heads'), or 'none' (default: the pipeline's own setting)"),
+    constraints: Optional[str] = typer.Option(None, "--constraints", help="Grammatical constraints to decode with, comma-separated ('agreement,binding,quotes,names,distinct_names,indefinites,contrasts,same_head,cataphora,groups,whole_phrases,other_heads,salience'), or 'none' (default: the pipeline's own setting)"),
     # fmt: on
 ) -> None:
     """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics

@@ -134,8 +134,9 @@ def make_coref_cluster(
         the two clusters of such a pair joined), "cataphora" ("When she landed, the
         pilot ...": a pronoun before the subject it refers to), "groups" ("they" takes
         "the cat and the dog" rather than one of them), "whole_phrases" ("the house in
-        Dublin" rather than "the house") and "other_heads" ("the plan" takes "the
-        government" only on a high score). [] decodes the scores alone.
+        Dublin" rather than "the house"), "other_heads" ("the plan" takes "the
+        government" only on a high score) and "salience" (a "he" or "she" prefers a
+        subject close by in its own role). [] decodes the scores alone.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU

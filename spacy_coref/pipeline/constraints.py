@@ -59,6 +59,9 @@ reliably, and their violations are the errors a user sees first:
 * whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
   hold "the little house in Great Britain Street" becomes that (`whole_phrases.py`); applied
   last.
+* salience: no constraint but a preference, applied first: a "he" or "she" takes a subject
+  over an object, a mention in its own or the last sentence, a closer one, and one in its own
+  role, by more than the model's scores alone say (`salience.py`).
 
 `decode_clusters` turns them into what `clustering.constrained_clusters` needs: a class per
 mention (bit flags), masks of forbidden and required (mention, antecedent) pairs, and each
@@ -98,6 +101,7 @@ from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs, unparsed_other_hea
 from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
+from .salience import with_salience
 from .same_head import merge_nested_same_head, one_mention_per_head
 from .unparsed_binding import unparsed_clause_subjects
 from .whole_phrases import whole_names, whole_phrases
@@ -114,9 +118,10 @@ CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
 GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (groups.py)
 WHOLE_PHRASES = "whole_phrases"  # "the house in Great Britain Street", not "the house"
 OTHER_HEADS = "other_heads"  # "the plan" is seldom "the government" (other_heads.py)
+SALIENCE = "salience"  # "he" prefers a subject close by in its own role (salience.py)
 CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
-    CATAPHORA, GROUPS, WHOLE_PHRASES, OTHER_HEADS,
+    CATAPHORA, GROUPS, WHOLE_PHRASES, OTHER_HEADS, SALIENCE,
 )
 INDEFINITE_ARTICLES = {"a", "an", "another"}
 
@@ -271,6 +276,10 @@ class MentionConstraints(NamedTuple):
     # [M] token index of the verb whose object or prepositional object it is, -1 if none
     argument_of: numpy.ndarray
     pronoun: numpy.ndarray  # [M] bool: a personal pronoun ("them", "it")
+    # [M] token index of a second subject of the binding subject's verb, -1 if none: a parse
+    # error that also makes "the headmaster" of "Mr. Abbott, the headmaster, called Jo, and
+    # the headmaster asked him" a subject of "asked" beside "Abbott" (decoding only)
+    co_subjects: Optional[numpy.ndarray] = None
 
 
 def check_null_scores_by_form(by_form: Dict[str, float], name: str) -> Dict[str, float]:
@@ -317,6 +326,7 @@ def mention_constraints(
     classes = numpy.zeros(n, dtype="int64")
     roots = numpy.full(n, -1, dtype="int64")
     subjects = numpy.full(n, -1, dtype="int64")
+    co_subjects = numpy.full(n, -1, dtype="int64")
     reflexive = numpy.zeros(n, dtype=bool)
     heads = numpy.full(n, -1, dtype="int64")
     possessed = numpy.full(n, -1, dtype="int64")
@@ -341,10 +351,13 @@ def mention_constraints(
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
             subjects[i] = -1 if subject is None else subject.i
+            if controlled and subject is not None:
+                co_subjects[i] = _co_subject(subject)
     if first_names:
         _share_apposition_classes(doc, spans, classes)
     return MentionConstraints(
-        classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun
+        classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
+        co_subjects if controlled else None,
     )
 
 
@@ -480,6 +493,12 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     antecedent_bound = (subjects[antecedents] >= 0) & (subjects[antecedents] == roots[:, None])
     reflexive = mentions.reflexive[:, None]  # [M, 1]
     forbidden = (mention_bound & ~reflexive) | (antecedent_bound & ~mentions.reflexive[antecedents])
+    co = mentions.co_subjects
+    if co is not None and (co >= 0).any():
+        # a second subject of the same verb is kept from the object too (not required of it)
+        forbidden |= (co[:, None] >= 0) & (co[:, None] == roots[antecedents]) & ~reflexive
+        forbidden |= ((co[antecedents] >= 0) & (co[antecedents] == roots[:, None])
+                      & ~mentions.reflexive[antecedents])
     required = mention_bound & reflexive  # [M, K]
     # two objects of one verb, one of them a pronoun: "serve them with the fish"
     verbs, pronoun = mentions.argument_of, mentions.pronoun
@@ -535,6 +554,8 @@ def decode_clusters(
     """
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
+    if SALIENCE in constraints and len(spans):
+        scores = with_salience(doc, scores, spans, valid_antecedents(scores))
     if null_scores_by_form:
         scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
     mentions = names = classes = person_classes = forbidden = None
@@ -1068,6 +1089,14 @@ def _verb_of_object(root: Token) -> int:
     if root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
         return root.head.head.i
     return -1
+
+
+def _co_subject(subject: Token) -> int:
+    """The token index of another subject of `subject`'s verb, -1 if it has none."""
+    if subject.dep_ not in SUBJECT_DEPS:
+        return -1  # a relative clause's antecedent or a controller
+    other = [t for t in subject.head.children if t.dep_ in SUBJECT_DEPS and t.i != subject.i]
+    return other[0].i if other else -1
 
 
 def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:

@@ -262,9 +262,18 @@ def name_words(
         tokens = tokens[1:]
     if not tokens or tokens[-1].lower_ in POSSESSIVES:
         return None  # "Emma 's": a candidate the data sets do not annotate as Emma
-    if len(tokens) > MAX_NAME_WORDS or span.root.pos_ != "PROPN":
+    if len(tokens) > MAX_NAME_WORDS:
         return None
-    if span.root.ent_type_ not in NAME_ENTS and not is_persons_word(span, person_words):
+    persons_word = is_persons_word(span, person_words)
+    # the small tagger calls a surname a noun where it opens a sentence ("Mendes rejected
+    # their claims" after "Carlos Mendes"): a word of a person's longer name is a name still,
+    # unless it is a common noun ("Student" of a name the recognizer made too long)
+    misread = persons_word and span.root.pos_ == "NOUN"
+    if misread and load_word_tags().get(span.root.lower_) == "NOUN":
+        misread = False
+    if span.root.pos_ != "PROPN" and not misread:
+        return None
+    if span.root.ent_type_ not in NAME_ENTS and not persons_word:
         return None  # "American", "the French"
     if not all(t.is_title or t.is_upper for t in tokens):
         return None  # a mistagged "n't"

@@ -229,6 +229,30 @@ def test_relative_clause_subject_is_the_noun_it_modifies():
     assert mention_constraints(doc, [(0, 2), (4, 5)]).clause_subjects.tolist() == [-1, 1]
 
 
+def test_a_second_subject_of_the_verb_binds_too():
+    # Mr. Abbott , the headmaster , called Jo , and the headmaster asked him .
+    # (the small parser's error: "Abbott" and the second "headmaster" both subjects of "asked")
+    doc = parsed(
+        ["Mr.", "Abbott", ",", "the", "headmaster", ",", "called", "Jo", ",", "and", "the",
+         "headmaster", "asked", "him", "."],
+        [1, 12, 1, 4, 1, 1, 1, 6, 1, 1, 11, 12, 12, 12, 12],
+        ["compound", "nsubj", "punct", "det", "appos", "punct", "acl", "dobj", "punct", "cc",
+         "det", "nsubj", "ROOT", "dobj", "punct"],
+        ["NNP", "NNP", ".", "DT", "NN", ".", "VBD", "NNP", ".", "CC", "DT", "NN", "VBD", "PRP",
+         "."],
+    )
+    abbott, headmaster, jo, headmaster_again, him = (0, 2), (3, 5), (7, 8), (10, 12), (13, 14)
+    spans = [abbott, headmaster, jo, headmaster_again, him]
+    mentions = mention_constraints(doc, spans)
+    assert mentions.clause_subjects[4] == 1 and mentions.co_subjects[4] == 11
+    # the model's mistake: "him" is the headmaster who asks
+    scores = scores_for(spans, [[], [-5.0], [-5.0, -5.0], [-5.0, -5.0, -5.0],
+                                [1.0, 0.5, 2.0, 3.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[jo, him]]
+    # the model's features read the first subject alone, as they were trained
+    assert mention_constraints(doc, spans, controlled=False).co_subjects is None
+
+
 def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
     words = ["The", "twins", "saw", "her", "and", "Dr.", "Robert", "Okafor", "'s", "aunt", ",",
              "the", "jury", "and", "the", "witness", "Okafor", ",", "the", "lawyer"]

@@ -314,3 +314,18 @@ def test_a_word_of_a_person_s_name_alone_is_a_name_whatever_the_recognizer_calls
     doc.ents = [Span(doc, 5, 6, label="NORP")]
     assert person_name_words(doc) == set()
     assert link(doc, [], [(0, 2), (3, 4), (5, 6)]) == []
+
+
+def test_a_word_of_a_person_s_name_tagged_a_noun_is_a_name_unless_a_common_noun():
+    # Carlos Mendes spoke . Mendes smiled : the small tagger calls the second "Mendes" a noun
+    words = ["Carlos", "Mendes", "spoke", ".", "Mendes", "smiled", "."]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "NOUN", "VERB", "PUNCT"]
+    doc = tagged(words, pos, persons=[(0, 2)])
+    assert name_words(doc[4:5]) is None
+    assert name_words(doc[4:5], person_name_words(doc)) == ("mendes",)
+    assert link(doc, [], [(0, 2), (4, 5)]) == [[(0, 2), (4, 5)]]
+    # a common noun the recognizer put at the end of a name ("George Chriss Student") is none
+    words = ["George", "Student", "spoke", ".", "Student", "smiled", "."]
+    doc = tagged(words, pos, persons=[(0, 2)])
+    assert name_words(doc[4:5], person_name_words(doc)) is None
+    assert link(doc, [], [(0, 2), (4, 5)]) == []
