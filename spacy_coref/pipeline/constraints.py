@@ -355,6 +355,7 @@ def mention_constraints(
                 co_subjects[i] = _co_subject(subject)
     if first_names:
         _share_apposition_classes(doc, spans, classes)
+        _share_surname_classes(doc, spans, classes)
     return MentionConstraints(
         classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
         co_subjects if controlled else None,
@@ -378,6 +379,26 @@ def _share_apposition_classes(doc: Doc, spans: Sequence[Sequence[int]], classes:
         gender = by_name.get(doc[int(spans[i][0])].text, 0)
         if not classes[i] and gender in (MASCULINE, FEMININE):
             classes[i] = gender
+
+
+def _share_surname_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray):
+    """In place: a one-word name without a class that is the last word of the doc's longer
+    people's names takes their first names' gender where all of them have the same one
+    ("Saar" after "Joel Saar"; not "Larson" after "John Larson" and "Emma Larson")."""
+    by_surname: Dict[str, Set[int]] = {}
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" and len(ent) > 1:
+            gender = _first_name_class(list(ent))
+            by_surname.setdefault(ent[-1].text, set()).add(gender)
+    if not by_surname:
+        return
+    for i, (start, end) in enumerate(spans):
+        token = doc[int(start)]
+        if int(end) - int(start) != 1 or classes[i] or token.pos_ not in NAME_POS:
+            continue
+        genders = by_surname.get(token.text)
+        if genders and len(genders) == 1 and next(iter(genders)) in (MASCULINE, FEMININE):
+            classes[i] = next(iter(genders))
 
 
 _AND_HASH = hash_string("and")

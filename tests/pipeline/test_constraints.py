@@ -373,6 +373,33 @@ def test_a_name_in_apposition_to_a_gendered_noun_takes_its_gender_and_gives_it_o
         2:4] == [0, 0]
 
 
+def saar_doc(first_names=("Joel",)):
+    # Joel Saar came . [Anna Saar came .] Saar smiled .
+    words, heads, deps, tags = [], [], [], []
+    for first in first_names:
+        n = len(words)
+        words += [first, "Saar", "came", "."]
+        heads += [n + 1, n + 2, n + 2, n + 2]
+        deps += ["compound", "nsubj", "ROOT", "punct"]
+        tags += ["NNP", "NNP", "VBD", "."]
+    n = len(words)
+    doc = parsed(words + ["Saar", "smiled", "."], heads + [n + 1, n + 1, n + 1],
+                 deps + ["nsubj", "ROOT", "punct"], tags + ["NNP", "VBD", "."])
+    doc.ents = [Span(doc, 4 * i, 4 * i + 2, label="PERSON") for i in range(len(first_names))]
+    return doc
+
+
+def test_a_surname_alone_takes_the_gender_of_the_full_names_it_ends():
+    doc = saar_doc()
+    assert mention_constraints(doc, [(0, 2), (4, 5)]).classes.tolist() == [MASCULINE, MASCULINE]
+    # two people of the doc share it, of two genders: the surname alone has none
+    doc = saar_doc(("Joel", "Anna"))
+    assert mention_constraints(doc, [(0, 2), (4, 6), (8, 9)]).classes.tolist() == [
+        MASCULINE, FEMININE, 0]
+    # the model's features are read without first names, and so without this
+    assert mention_constraints(saar_doc(), [(4, 5)], first_names=False).classes.tolist() == [0]
+
+
 def test_agreement_keeps_the_sister_out_of_the_brothers_cluster():
     doc = mara_doc("sister")
     spans = [(0, 1), (4, 5), (6, 7), (8, 9)]  # Daniel, Mara, Mara, him
