@@ -383,21 +383,21 @@ def _share_apposition_classes(doc: Doc, spans: Sequence[Sequence[int]], classes:
 
 def _share_surname_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray):
     """In place: a one-word name without a class that is the last word of the doc's longer
-    people's names takes their first names' gender where all of them have the same one
-    ("Saar" after "Joel Saar"; not "Larson" after "John Larson" and "Emma Larson")."""
-    by_surname: Dict[str, Set[int]] = {}
+    people's names before it takes their first names' gender where all of them have the same
+    one ("Saar" after "Joel Saar"; not "Larson" after "John Larson" and "Emma Larson"). Only
+    names before it count: "Larson was born ..., the daughter of John Charles Larson"."""
+    by_surname: Dict[str, List[Tuple[int, int]]] = {}  # surname -> [(end, gender)]
     for ent in doc.ents:
         if ent.label_ == "PERSON" and len(ent) > 1:
-            gender = _first_name_class(list(ent))
-            by_surname.setdefault(ent[-1].text, set()).add(gender)
+            by_surname.setdefault(ent[-1].text, []).append((ent.end, _first_name_class(list(ent))))
     if not by_surname:
         return
     for i, (start, end) in enumerate(spans):
         token = doc[int(start)]
         if int(end) - int(start) != 1 or classes[i] or token.pos_ not in NAME_POS:
             continue
-        genders = by_surname.get(token.text)
-        if genders and len(genders) == 1 and next(iter(genders)) in (MASCULINE, FEMININE):
+        genders = {g for e, g in by_surname.get(token.text, ()) if e <= int(start)}
+        if len(genders) == 1 and next(iter(genders)) in (MASCULINE, FEMININE):
             classes[i] = next(iter(genders))
 
 
@@ -454,6 +454,19 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         conjunction = numpy.concatenate([[0], numpy.cumsum(lower[:n_tokens] == _AND_HASH)])
         coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
         classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
+        # a surname alone takes the gender of the doc's full names that end in it, where they
+        # agree: "Reyes" after "Sofia Reyes" (`_share_surname_classes`)
+        tokens = numpy.arange(1, n_tokens)
+        surnames = title_case[tokens] & ~title_word[tokens] & (name_class[tokens] == 0)
+        surnames &= numpy.isin(name_class[tokens - 1], (MASCULINE, FEMININE))
+        genders: Dict[int, List[Tuple[int, int]]] = {}  # surname -> [(position, gender)]
+        for t in tokens[surnames].tolist():
+            genders.setdefault(int(orth[t]), []).append((t, int(name_class[t - 1])))
+        lone = numpy.flatnonzero(single & (classes == 0) & title_case[starts])
+        for i in lone.tolist() if genders else ():
+            found = {g for t, g in genders.get(int(orth[starts[i]]), ()) if t < starts[i]}
+            if len(found) == 1:
+                classes[i] = next(iter(found))
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     # no parse to find the head: any span from "a" or "an" on counts as indefinite

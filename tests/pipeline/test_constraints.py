@@ -261,7 +261,7 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
              (9, 13), (18, 20), (4, 10), (19, 20)]
     mentions = mention_constraints(doc, spans)
     # a name alone by its first name, "Okafor" of "Robert Okafor" by the first name before it
-    # (the later "Okafor" has none); a phrase of up to four words without punctuation by its
+    # (the later "Okafor" alone too, as the surname of that full name); a phrase of up to four words without punctuation by its
     # last word, if a noun of the lists ("Robert Okafor 's aunt", "the jury", "the witness";
     # not "the witness Okafor", "aunt , the jury", six words, or a noun alone, which may be a
     # name's word)
@@ -269,7 +269,7 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
         0, FEMININE, MASCULINE, MASCULINE, FEMININE, MASCULINE, COLLECTIVE, HUMAN, 0, 0, HUMAN,
         0, 0,
     ]
-    assert mention_constraints(doc, [(16, 17)]).classes.tolist() == [0]
+    assert mention_constraints(doc, [(16, 17)]).classes.tolist() == [MASCULINE]
     assert mentions.clause_subjects.tolist() == [-1] * len(spans)
     # the features (first_names=False) read neither names nor nouns
     unnamed = mention_constraints(doc, [(5, 8), (11, 13)], first_names=False)
@@ -293,6 +293,18 @@ def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
     assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [0] * 6
 
 
+def test_without_a_parse_a_surname_alone_takes_the_gender_of_a_full_name_before_it():
+    # Reyes came . Sofia Reyes and Kai Tanaka left . Reyes smiled . Tanaka waved .
+    doc = spacy.blank("en")("Reyes came . Sofia Reyes and Kai Tanaka left . Reyes smiled . "
+                            "Tanaka waved .")
+    spans = [(0, 1), (3, 5), (10, 11), (13, 14)]  # Reyes, Sofia Reyes, Reyes, Tanaka
+    # the first "Reyes" comes before the full name; "Kai" is in no list
+    assert mention_constraints(doc, spans).classes.tolist() == [0, FEMININE, FEMININE, 0]
+    # a surname that two genders' full names end in has none
+    doc = spacy.blank("en")("Thomas Betts and Alice Betts left . Betts stayed .")
+    assert mention_constraints(doc, [(7, 8)]).classes.tolist() == [0]
+
+
 def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
     # the arrays of a doc without a parse against the rules read off each span
     words = ["Mrs.", "Alice", "Okafor", "hurt", "herself", ";", "Dr.", "Robert", "and", "they",
@@ -303,6 +315,8 @@ def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
     for first_names in (True, False):
         mentions = mention_constraints(doc, spans, first_names=first_names)
         expected = [_agreement_class(doc[s:e], doc[e - 1], False, first_names) for s, e in spans]
+        if first_names:  # and, read off the whole doc, "Okafor" alone after "Alice Okafor"
+            expected[spans.index((13, 14))] = FEMININE
         assert mentions.classes.tolist() == expected
     assert [spans[i] for i in numpy.flatnonzero(mentions.reflexive)] == [(4, 5)]
     assert (mentions.roots == -1).all() and (mentions.clause_subjects == -1).all()
