@@ -26,7 +26,7 @@ from pathlib import Path
 from spacy_coref.annotations import set_clusters
 from spacy_coref.formats import read_docs
 from spacy_coref.pipeline.constraints import NEUTER_PLURAL_PRONOUNS, decode_clusters
-from spacy_coref.training.evaluation import _conll_scores, _gap_scores, bare_copy, load_coref_nlp
+from spacy_coref.training.evaluation import _conll_scores, _gap_scores, load_coref_nlp, scored_docs
 
 OPTIONS = ("null", "constraints", "pronoun_null")
 
@@ -56,24 +56,15 @@ def score(model, top_lambda):
     cluster = inner.get_pipe("coref_cluster")
     if top_lambda is not None:  # the head is built from the config: set it in place
         cluster.model.get_ref("head").shims[0]._model.top_lambda = top_lambda
-    kept = []
-    original = cluster.set_annotations
-
-    def keep(docs, scores):
-        docs = list(docs)
-        kept.extend(zip(docs, scores))
-        original(docs, scores)
-
-    cluster.set_annotations = keep
     sets = {name: read_docs(f"corpus/dev/{name}.spacy") for name in ("litbank", "gum")}
     sets["gap"] = read_docs("corpus/gap-dev/gap.spacy")
-    preds = {}
+    preds, scores = {}, {}
     start = time.perf_counter()
     for name, refs in sets.items():
-        preds[name] = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in refs), batch_size=8))
+        scored = scored_docs(nlp, refs)
+        preds[name] = [doc for doc, _ in scored]
+        scores[name] = [doc_scores for _, doc_scores in scored]
     print(f"scored in {time.perf_counter() - start:.0f} s", flush=True)
-    scores_of = {id(doc): scores for doc, scores in kept}
-    scores = {name: [scores_of[id(doc)] for doc in docs] for name, docs in preds.items()}
     return sets, preds, scores, dict(cluster.cfg)
 
 

@@ -20,7 +20,7 @@ from spacy_coref.annotations import get_clusters
 from spacy_coref.formats import read_docs
 from spacy_coref.pipeline.clustering import valid_antecedents
 from spacy_coref.pipeline.salience import FEATURES, salience_features
-from spacy_coref.training.evaluation import bare_copy, load_coref_nlp
+from spacy_coref.training.evaluation import load_coref_nlp, scored_docs
 
 CORPORA = ("corpus/train/litbank.spacy", "corpus/train/gum.spacy")
 L2 = 0.01
@@ -29,31 +29,17 @@ L2 = 0.01
 def examples(model: str, paths) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
     """(features [C, F], gold [C]) over each usable pronoun's candidates."""
     nlp = load_coref_nlp(model)
-    cluster = nlp.get_pipe("coref").inner.get_pipe("coref_cluster")
-    kept = []
-    original = cluster.set_annotations
-
-    def keep(docs, scores):
-        docs = list(docs)
-        kept.extend(zip(docs, scores))
-        original(docs, scores)
-
-    cluster.set_annotations = keep
     out = []
     for path in paths:
         refs = read_docs(path)
-        kept.clear()
-        preds = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in refs), batch_size=8))
-        scores_of = {id(doc): scores for doc, scores in kept}
-        for ref, doc in zip(refs, preds):
-            scores = scores_of[id(doc)]
+        for ref, (doc, scores) in zip(refs, scored_docs(nlp, refs)):
+            if not doc.has_annotation("DEP"):
+                raise SystemExit(f"{model}: salience reads the parse, and this pipeline has none")
             gold = {tuple(m): c for c, cluster_ in enumerate(get_clusters(ref)) for m in cluster_}
             spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))
             spans = spans[numpy.asarray(scores.kept, dtype="int64")]
             antecedents = numpy.asarray(scores.antecedents)
             valid = valid_antecedents(scores)
-            if not doc.has_annotation("DEP"):
-                raise SystemExit(f"{model}: salience reads the parse, and this pipeline has none")
             rows, features = salience_features(doc, spans, antecedents)
             for row, row_features in zip(rows.tolist(), features):
                 own = gold.get(tuple(spans[row].tolist()))

@@ -5,7 +5,7 @@ gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Type, TypeVar
+from typing import Any, Dict, Iterable, Iterator, List, Tuple, Type, TypeVar
 
 import spacy
 from spacy.language import Language
@@ -15,6 +15,7 @@ from spacy.vocab import Vocab
 from ..annotations import GOLD_MENTIONS_KEY, get_clusters
 from ..errors import Errors
 from ..formats.gap import gap_coref
+from ..ml.s2e_coref import CorefScores
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.constraints import FEMININE, MASCULINE, PRONOUN_CLASS, check_constraints
 from ..pipeline.coref import SHIPPED_PIPELINES, CorefStack, coref_pipeline_path
@@ -44,6 +45,37 @@ def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
     nlp = spacy.load(base) if "coref_mentions" in components else spacy.blank("en")
     nlp.add_pipe("coref", config={"pipeline": str(path)})
     return nlp
+
+
+def scored_docs(
+    nlp: Language, references: Iterable[Doc], *, batch_size: int = 8
+) -> List[Tuple[Doc, CorefScores]]:
+    """Run a pipeline with one `coref_cluster` on bare copies of the references, and keep each
+    doc with the model's antecedent scores for it: to decode them again under other settings
+    (`scripts/decoding_sweep.py`) or read their candidates (`scripts/fit_salience.py`).
+
+    nlp (Language): a pipeline from `load_coref_nlp`.
+    references (Iterable[Doc]): the docs to copy and run.
+    batch_size (int): docs per batch.
+    RETURNS (List[Tuple[Doc, CorefScores]]): each predicted doc (clusters set) and its scores,
+        in the references' order.
+    """
+    (cluster,) = cluster_components(nlp)
+    kept: Dict[int, CorefScores] = {}
+    original = cluster.set_annotations
+
+    def keep(docs, scores):
+        docs = list(docs)
+        kept.update((id(doc), doc_scores) for doc, doc_scores in zip(docs, scores))
+        original(docs, scores)
+
+    cluster.set_annotations = keep
+    try:
+        preds = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in references),
+                              batch_size=batch_size))
+    finally:
+        cluster.set_annotations = original
+    return [(doc, kept[id(doc)]) for doc in preds]
 
 
 def evaluate_docs(
