@@ -454,8 +454,9 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         conjunction = numpy.concatenate([[0], numpy.cumsum(lower[:n_tokens] == _AND_HASH)])
         coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
         classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
-        # a surname alone takes the gender of the doc's full names that end in it, where they
-        # agree: "Reyes" after "Sofia Reyes" (`_share_surname_classes`)
+        # a surname alone takes the gender of the doc's full names before it that end in it,
+        # where they agree: "Reyes" after "Sofia Reyes" (`_share_surname_classes`); a full
+        # name is a capitalised word after a first name of the lists
         tokens = numpy.arange(1, n_tokens)
         surnames = title_case[tokens] & ~title_word[tokens] & (name_class[tokens] == 0)
         surnames &= numpy.isin(name_class[tokens - 1], (MASCULINE, FEMININE))
