@@ -19,6 +19,7 @@ import torch
 from spacy_coref.annotations import get_clusters
 from spacy_coref.formats import read_docs
 from spacy_coref.pipeline.clustering import valid_antecedents
+from spacy_coref.pipeline.constraints import mention_constraints
 from spacy_coref.pipeline.salience import FEATURES, salience_features
 from spacy_coref.training.evaluation import load_coref_nlp, scored_docs
 
@@ -40,7 +41,8 @@ def examples(model: str, paths) -> List[Tuple[numpy.ndarray, numpy.ndarray]]:
             spans = spans[numpy.asarray(scores.kept, dtype="int64")]
             antecedents = numpy.asarray(scores.antecedents)
             valid = valid_antecedents(scores)
-            rows, features = salience_features(doc, spans, antecedents)
+            heads = mention_constraints(doc, spans).heads
+            rows, features = salience_features(doc, spans, heads, antecedents)
             for row, row_features in zip(rows.tolist(), features):
                 own = gold.get(tuple(spans[row].tolist()))
                 if own is None or valid[row].sum() < 2:

@@ -589,15 +589,17 @@ def decode_clusters(
     """
     kept = numpy.asarray(scores.kept, dtype="int64")
     spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
-    if SALIENCE in constraints and len(spans):
-        scores = with_salience(doc, scores, spans, valid_antecedents(scores))
+    mentions = names = classes = person_classes = forbidden = None
+    if SALIENCE in constraints and len(spans) and doc.has_annotation("DEP"):
+        mentions = mention_constraints(doc, spans)  # the heads, read once for every rule
+        scores = with_salience(doc, scores, spans, mentions.heads, valid_antecedents(scores))
     if null_scores_by_form:
         scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
-    mentions = names = classes = person_classes = forbidden = None
     if WHOLE_PHRASES in constraints and len(spans):
         scores = _with_whole_names(scores, *whole_names(doc, spans))
     if INDEFINITES in constraints and len(spans):
-        mentions = mention_constraints(doc, spans)
+        if mentions is None:
+            mentions = mention_constraints(doc, spans)
         scores = _without_antecedents(scores, mentions.indefinite)
     if OTHER_HEADS in constraints and len(spans):
         if not doc.has_annotation("DEP"):

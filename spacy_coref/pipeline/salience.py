@@ -43,17 +43,18 @@ MAX_SENTENCES = 3
 # roles a pronoun and its antecedent may share; every other dependency is one more role
 ROLE_DEPS = (("nsubj", "nsubjpass"), ("dobj", "iobj", "dative"), ("pobj",), ("poss",), ("appos",))
 SUBJECT_ROLE, OTHER_ROLE = 0, len(ROLE_DEPS)
-_ROLE_OF = {dep: index for index, deps in enumerate(ROLE_DEPS) for dep in deps}
 _GENDERED_HASHES = numpy.array([hash_string(w) for w in GENDERED_PRONOUNS], dtype="uint64")
 
 
 def salience_features(
-    doc: Doc, spans: numpy.ndarray, antecedents: numpy.ndarray
+    doc: Doc, spans: numpy.ndarray, heads: numpy.ndarray, antecedents: numpy.ndarray
 ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The salience features of the he/she pronouns' candidate antecedents, from the parse.
 
     doc (Doc): a parsed doc.
     spans (numpy.ndarray): [M, 2] the mentions' (start, end) token offsets.
+    heads (numpy.ndarray): [M] the token index of each mention's syntactic head
+        (`constraints.MentionConstraints.heads`).
     antecedents (numpy.ndarray): [M, K] each mention's candidate antecedents (indices into
         `spans`; padding columns get features too, of whichever mention they hold).
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): the pronouns' rows [R] and their
@@ -67,10 +68,12 @@ def salience_features(
     features = numpy.zeros((len(rows), antecedents.shape[1], len(FEATURES)), dtype="float32")
     if not len(rows) or not antecedents.shape[1]:
         return rows, features
-    # labels are read as strings: spaCy's own labels have symbol IDs, not string hashes
-    role = numpy.array(
-        [_ROLE_OF.get(doc[int(a) : int(b)].root.dep_, OTHER_ROLE) for a, b in spans], "int64"
-    )
+    # the vocab gives a label's ID: a symbol's for spaCy's own labels, else the string's hash
+    deps = doc.to_array("DEP").astype("uint64")[numpy.asarray(heads, dtype="int64")]  # [M]
+    role = numpy.full(len(spans), OTHER_ROLE, dtype="int64")
+    for index, labels in enumerate(ROLE_DEPS):
+        ids = numpy.array([doc.vocab.strings[label] for label in labels], dtype="uint64")
+        role[numpy.isin(deps, ids)] = index
     sentence = numpy.cumsum(doc.to_array("SENT_START").astype("int64") == 1)  # [T]
     cands = numpy.clip(antecedents[rows], 0, len(spans) - 1)  # [R, K]
     pronoun_starts = spans[rows, 0][:, None]  # [R, 1]
@@ -83,7 +86,8 @@ def salience_features(
 
 
 def with_salience(
-    doc: Doc, scores: CorefScores, spans: numpy.ndarray, valid: numpy.ndarray
+    doc: Doc, scores: CorefScores, spans: numpy.ndarray, heads: numpy.ndarray,
+    valid: numpy.ndarray,
 ) -> CorefScores:
     """The scores with each he/she pronoun's salience added to its valid candidates' scores,
     less its mean over them, at SCALE (`salience_features`, WEIGHTS). Without a parse, and for
@@ -92,12 +96,13 @@ def with_salience(
     doc (Doc): the doc.
     scores (CorefScores): the model's output for the doc.
     spans (numpy.ndarray): [M, 2] the kept mentions' token offsets.
+    heads (numpy.ndarray): [M] the token index of each one's syntactic head.
     valid (numpy.ndarray): [M, K] bool, the real (mention, antecedent) pairs.
     RETURNS (CorefScores): the scores, a copy where any changed.
     """
     if not doc.has_annotation("DEP"):
         return scores
-    rows, features = salience_features(doc, spans, scores.antecedents)
+    rows, features = salience_features(doc, spans, heads, scores.antecedents)
     valid = numpy.asarray(valid, dtype=bool)[rows]  # [R, K]
     counts = valid.sum(axis=1)
     valid &= (counts >= 2)[:, None]  # one candidate has nothing to be preferred to

@@ -17,6 +17,10 @@ ANNA, BETH, SHE = (0, 1), (2, 3), (4, 5)
 SPANS = [ANNA, BETH, SHE]
 
 
+def heads_of(spans):
+    return numpy.asarray([start for start, _ in spans])  # one-word mentions: their own heads
+
+
 def met_doc():
     # Anna met Beth . She smiled .
     return parsed(
@@ -37,7 +41,8 @@ def she_scores(to_anna, to_beth):
 
 def features_of(doc):
     scores = she_scores(0.0, 0.0)
-    rows, features = salience_features(doc, numpy.asarray(SPANS), scores.antecedents)
+    rows, features = salience_features(doc, numpy.asarray(SPANS), heads_of(SPANS),
+                                       scores.antecedents)
     assert rows.tolist() == [2]  # only "She" is a he/she pronoun
     return {name: features[0, :2, i].tolist() for i, name in enumerate(FEATURES)}
 
@@ -73,7 +78,7 @@ def test_sentences_back_are_counted_up_to_three():
     doc = parsed(words, heads, deps, tags)
     spans = numpy.asarray([(0, 1), (3, 4), (13, 14)])  # Anna, the first "It", she
     scores = scores_for(spans.tolist(), [[], [0.0], [0.0, 0.0]])
-    _, features = salience_features(doc, spans, scores.antecedents)
+    _, features = salience_features(doc, spans, heads_of(spans), scores.antecedents)
     assert features[0, :2, FEATURES.index("sentences")].tolist() == [3.0, 3.0]
 
 
@@ -81,7 +86,7 @@ def test_the_shift_is_the_scaled_weighted_sum_less_its_mean():
     doc = met_doc()
     weights = {f: SCALE * w for f, w in WEIGHTS.items()}
     scores = she_scores(1.0, 2.0)
-    shifted = numpy.asarray(with_salience(doc, scores, numpy.asarray(SPANS),
+    shifted = numpy.asarray(with_salience(doc, scores, numpy.asarray(SPANS), heads_of(SPANS),
                                           numpy.asarray(scores.scores)[:, 1:] > -1e3).scores)
     features = features_of(doc)
     sums = [sum(weights[f] * features[f][i] for f in FEATURES) for i in range(2)]
@@ -96,10 +101,12 @@ def test_the_shift_is_the_scaled_weighted_sum_less_its_mean():
 def test_one_candidate_or_no_parse_keeps_the_scores():
     scores = scores_for([ANNA, SHE], [[], [1.0]])
     valid = numpy.asarray(scores.scores)[:, 1:] > -1e3
-    assert with_salience(met_doc(), scores, numpy.asarray([ANNA, SHE]), valid) is scores
+    assert with_salience(met_doc(), scores, numpy.asarray([ANNA, SHE]),
+                         heads_of([ANNA, SHE]), valid) is scores
     scores = she_scores(1.0, 1.3)
     valid = numpy.asarray(scores.scores)[:, 1:] > -1e3
-    assert with_salience(unparsed_met_doc(), scores, numpy.asarray(SPANS), valid) is scores
+    assert with_salience(unparsed_met_doc(), scores, numpy.asarray(SPANS),
+                         heads_of(SPANS), valid) is scores
 
 
 def test_she_takes_the_subject_the_model_ranks_a_little_lower():
