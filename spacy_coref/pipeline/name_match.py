@@ -268,9 +268,8 @@ def name_words(
     # the small tagger calls a surname a noun where it opens a sentence ("Mendes rejected
     # their claims" after "Carlos Mendes"): a word of a person's longer name is a name still,
     # unless it is a common noun ("Student" of a name the recognizer made too long)
-    misread = persons_word and span.root.pos_ == "NOUN"
-    if misread and load_word_tags().get(span.root.lower_) == "NOUN":
-        misread = False
+    misread = (persons_word and span.root.pos_ == "NOUN"
+               and load_word_tags().get(span.root.lower_) != "NOUN")
     if span.root.pos_ != "PROPN" and not misread:
         return None
     if span.root.ent_type_ not in NAME_ENTS and not persons_word:
