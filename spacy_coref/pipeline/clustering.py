@@ -9,6 +9,11 @@ from ..ml.s2e_coref import CorefScores
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE, NULL_COLUMN
 from ..types import ClusterOffsets, MentionOffset
 
+# How much more score a repair that moves a class out of a conflicting cluster must keep than
+# cutting links does, to be taken: where the two keep about the same, cutting stays (the move
+# only rearranges which of two weak links goes).
+MOVE_MARGIN = 1.0
+
 
 def valid_antecedents(scores: CorefScores) -> numpy.ndarray:
     """[M, K] whether each candidate antecedent column holds a real pair."""
@@ -81,7 +86,10 @@ def constrained_clusters(
         one that scores least above its mention's best link outside the cluster (an
         antecedent it agrees with, or the null score) goes, until none do, and each mention
         cut off takes, with the mentions linked to it, its best antecedent above the null
-        score where it agrees, or none.
+        score where it agrees, or none. Cutting cannot take a mention out from between two
+        others ("The teacher" <- "He" <- "She"): where the mentions of one class leaving the
+        cluster instead (the others keeping their links or the mention before) keeps more
+        of the links' scores, by `MOVE_MARGIN`, they leave.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
@@ -288,24 +296,71 @@ def _cut_conflicts(
     root, bad_roots = _conflicting_clusters(links, classes, conflicts)
     if not bad_roots:
         return links
-    links = links.copy()
-    link_score = _link_scores(pair_scores, antecedents, links)  # [M]
     cut: List[int] = []
     for r in bad_roots:
         members = numpy.flatnonzero(root == r)  # [n] in document order
-        # a link costs what it scores above the mention's best link outside the cluster: "he"
-        # and "her" both took "the general", and "her" can take "The queen" instead
-        cost = link_score.copy()
-        cost[members] -= _fallback_scores(
-            pair_scores, antecedents, members, classes, conflicts, null_score
-        )
-        while True:
-            edge = _cheapest_conflicting_link(links, members, classes, conflicts, cost)
-            if edge is None:
-                break
-            links[edge] = edge
-            cut.append(edge)
+        repairs = [_cut_cheapest(pair_scores, antecedents, links, members, classes, conflicts,
+                                 null_score)]
+        # cutting links parts a cluster where the conflict is, but cannot move a mention out
+        # from between others: "The teacher ... He ... She" linked She to He, and only He
+        # leaving lets She keep the teacher. A class that leaves may do that
+        member_classes = classes[members]
+        for seed in numpy.unique(member_classes[member_classes > 0]).tolist():
+            kept = _majority(member_classes, conflicts, first=int(seed))
+            leaves = (member_classes & conflicts(kept)) != 0  # [n]
+            moved = links.copy()
+            _leave(moved, members, leaves)
+            repairs.append((moved, members[leaves].tolist()))
+        # each repair scored as it would end, its mentions relinked
+        totals = [
+            _total_score(pair_scores, antecedents, _relink(
+                pair_scores, antecedents, repaired.copy(), classes, conflicts, null_score, gone
+            ), null_score)
+            for repaired, gone in repairs
+        ]
+        best = int(numpy.argmax(totals))
+        links, gone = repairs[best] if totals[best] > totals[0] + MOVE_MARGIN else repairs[0]
+        cut.extend(gone)
+    # relinked together once every cluster is repaired: "him" cut from Alice finds Robert
+    # once "she" is cut from him
     return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, cut)
+
+
+def _cut_cheapest(
+    pair_scores: numpy.ndarray,
+    antecedents: numpy.ndarray,
+    links: numpy.ndarray,
+    members: numpy.ndarray,
+    classes: numpy.ndarray,
+    conflicts: Callable[[int], int],
+    null_score: float,
+) -> Tuple[numpy.ndarray, List[int]]:
+    """`links` with the cheapest links between a cluster's conflicting `members` cut until
+    none conflict, and the mentions cut off (to relink)."""
+    links = links.copy()
+    # a link costs what it scores above the mention's best link outside the cluster: "he"
+    # and "her" both took "the general", and "her" can take "The queen" instead
+    cost = _link_scores(pair_scores, antecedents, links)  # [M]
+    cost[members] -= _fallback_scores(
+        pair_scores, antecedents, members, classes, conflicts, null_score
+    )
+    cut: List[int] = []
+    while True:
+        edge = _cheapest_conflicting_link(links, members, classes, conflicts, cost)
+        if edge is None:
+            break
+        links[edge] = edge
+        cut.append(edge)
+    return links, cut
+
+
+def _total_score(
+    pair_scores: numpy.ndarray, antecedents: numpy.ndarray, links: numpy.ndarray,
+    null_score: float,
+) -> float:
+    """The sum of the scores of `links`, the null score for a mention without a link."""
+    scores = _link_scores(pair_scores, antecedents, links)
+    return float(numpy.where(numpy.isinf(scores), null_score, scores).sum())
 
 
 def _fallback_scores(
@@ -387,14 +442,17 @@ def _leave(links: numpy.ndarray, members: numpy.ndarray, leaves: numpy.ndarray) 
     links[staying] = numpy.where(numpy.isin(links[staying], staying), links[staying], previous)
 
 
-def _majority(member_classes: numpy.ndarray, conflicts: Callable[[int], int]) -> int:
-    """The classes a conflicting cluster keeps: the most frequent first, then each other one
-    that agrees with those kept (ties: the class that comes first in the document)."""
-    values, first, counts = numpy.unique(
+def _majority(
+    member_classes: numpy.ndarray, conflicts: Callable[[int], int], first: int = 0
+) -> int:
+    """The classes a conflicting cluster keeps: `first` if given, then the most frequent, then
+    each other one that agrees with those kept (ties: the class that comes first in the
+    document)."""
+    values, first_seen, counts = numpy.unique(
         member_classes[member_classes > 0], return_index=True, return_counts=True
     )
-    kept = 0
-    for i in numpy.lexsort((first, -counts)).tolist():
+    kept = first
+    for i in numpy.lexsort((first_seen, -counts)).tolist():
         if not int(values[i]) & conflicts(kept):
             kept |= int(values[i])
     return kept

@@ -7,6 +7,7 @@ from spacy.tokens import Doc, Span
 
 from spacy_coref.ml.s2e_coref import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
+from spacy_coref.pipeline import clustering
 from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
 from spacy_coref.pipeline.constraints import (
     ALL_CLASSES,
@@ -574,6 +575,33 @@ def test_the_cut_spares_the_link_that_has_no_other_place_to_go():
         scores, classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES
     )
     assert out == [[(0, 2), (10, 11)], [(3, 5), (7, 8)]]
+
+
+def test_a_conflict_moves_a_mention_out_that_cutting_cannot_reach(monkeypatch):
+    # The teacher asked the boy . He spoke . She frowned : "He" took the teacher (7.4, the
+    # boy 5.7) and "She" took "He" (8.5, the teacher 8.3; the boy below the null score).
+    # Cutting She's link leaves her no one (the teacher's cluster holds He); He leaving for
+    # the boy costs 1.7 and keeps She with the teacher
+    spans = [(0, 2), (3, 5), (6, 7), (9, 10)]
+    scores = scores_for(spans, [[], [-5.0], [7.4, 5.7], [8.3, -1.0, 8.5]])
+    classes = numpy.array([0, 0, MASCULINE, FEMININE])
+    kwargs = dict(classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES)
+    assert constrained_clusters(scores, **kwargs) == [[(0, 2), (9, 10)], [(3, 5), (6, 7)]]
+    # cutting alone (no move is ever worth it): She stands alone, He keeps the teacher
+    monkeypatch.setattr(clustering, "MOVE_MARGIN", float("inf"))
+    assert constrained_clusters(scores, **kwargs) == [[(0, 2), (6, 7)]]
+
+
+def test_a_move_must_keep_clearly_more_than_the_cut(monkeypatch):
+    # as above, but He's second choice is far behind (the boy 1.0): the move keeps 8.3 for
+    # She and 1.0 for He, the cut 7.4 for He and nothing for She (alone), 1.9 less
+    spans = [(0, 2), (3, 5), (6, 7), (9, 10)]
+    scores = scores_for(spans, [[], [-5.0], [7.4, 1.0], [8.3, -1.0, 8.5]])
+    classes = numpy.array([0, 0, MASCULINE, FEMININE])
+    kwargs = dict(classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES)
+    assert constrained_clusters(scores, **kwargs) == [[(0, 2), (9, 10)], [(3, 5), (6, 7)]]
+    monkeypatch.setattr(clustering, "MOVE_MARGIN", 2.0)
+    assert constrained_clusters(scores, **kwargs) == [[(0, 2), (6, 7)]]
 
 
 def test_a_person_noun_is_not_it():
