@@ -436,12 +436,14 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         first = first_word[starts]  # [n]
         named = numpy.where(first < ends, name_class[first], 0)
         # a name after a gendered title takes the title's gender: "Mrs. Novak", "Uncle Raj"
-        titled = _look_up(lower, *_GENDERED_TITLE_TABLE)[starts]
-        named = numpy.where((named == 0) & title_word[starts], titled, named)
-        # and one right after a first name, a part of that name: "Ellison" of "Ruth Ellison"
+        gendered_title = _look_up(lower, *_GENDERED_TITLE_TABLE)  # [T + 1]
+        named = numpy.where((named == 0) & title_word[starts], gendered_title[starts], named)
+        # and one right after a first name or such a title, a part of that name: "Ellison" of
+        # "Ruth Ellison", "Haddad" of "Mrs. Haddad"
         before = numpy.maximum(starts - 1, 0)
         after_first = (starts > 0) & title_case[before]
         named = numpy.where((named == 0) & after_first, name_class[before], named)
+        named = numpy.where((named == 0) & after_first, gendered_title[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
         # a short phrase without punctuation, its last word as its head: "the defendant",
         # "her aunt", "the jury"
@@ -960,8 +962,11 @@ def _agreement_class(
         if all(t.is_title for t in span):
             named = _first_name_class(span)
             if not named and span.start > 0 and span.doc[span.start - 1].is_title:
-                # "Ellison" of "Ruth Ellison"
-                named = FIRST_NAME_CLASS.get(span.doc[span.start - 1].text, 0)
+                # "Ellison" of "Ruth Ellison", "Haddad" of "Mrs. Haddad"
+                before = span.doc[span.start - 1]
+                named = FIRST_NAME_CLASS.get(before.text, 0) or GENDERED_WORDS.get(
+                    before.lower_, 0
+                )
         elif len(span) > 1 and short and span[-1].is_lower:
             named = _NOUN_CLASS.get(span[-1].lower_, 0)
         if not named and any(t.lower_ == "and" for t in span[1:-1]):
@@ -973,6 +978,8 @@ def _agreement_class(
         return PLURAL | CONJOINED
     if root.tag_ == "NNS" and not (first_names and _plural_tagged_name(root, names)):
         return PLURAL
+    if root.tag_ == "NNPS" and _family_name(root):
+        return PLURAL  # "the Haddads" of "Mrs. Haddad"
     if root.lower_ in GROUP_WORDS:
         return PLURAL
     # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana"), in decoding also one
@@ -1030,6 +1037,25 @@ def _plural_tagged_name(token: Token, names: FrozenSet[int]) -> bool:
     the NER calls a person, or that is capitalised inside a sentence (`names`), which a
     plural noun is only at the start of one ("Farmers planted corn")."""
     return token.is_title and (token.ent_type_ == "PERSON" or token.orth in names)
+
+
+def _family_name(token: Token) -> bool:
+    """Whether a plural proper noun after "the" names a family: its singular is a person's
+    name elsewhere in the doc, after a title or called a person ("the Haddads" and "Mrs.
+    Haddad"; not "the United States", "General Motors")."""
+    if not any(child.lower_ == "the" for child in token.lefts):
+        return False
+    text = token.text
+    singulars = {text[:-1], text[:-2]} if text.endswith("es") else {text[:-1]}
+    for other in token.doc:
+        if other.text in singulars and other.i != token.i:
+            before = other.doc[other.i - 1] if other.i > 0 else None
+            titled = before is not None and (
+                before.lower_ in GENDERED_WORDS or before.lower_ in NEUTRAL_TITLES
+            )
+            if titled or other.ent_type_ == "PERSON":
+                return True
+    return False
 
 
 def _naming_name_class(span, noun: Token) -> int:

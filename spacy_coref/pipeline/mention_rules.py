@@ -20,6 +20,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..types import MentionOffset, MentionOffsets
+from .quotes import GREETINGS
 
 
 def _ids(*labels: str) -> FrozenSet[int]:
@@ -89,6 +90,8 @@ DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "
                       "WORK_OF_ART", "LAW", "LANGUAGE")
 _ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE"]
 _LOWER_I = get_string_id("i")
+# A letter's greeting that the parser makes part of the name it greets: "[Dear Ms. Okafor]"
+GREETING_WORDS = _ids(*GREETINGS)
 # fmt: on
 
 
@@ -144,10 +147,12 @@ def read_parse(doc: Doc) -> ParseView:
     pos, dep, tag, lower, lemma, ent_type, is_punct, is_space = columns
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
     # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
-    # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor")
+    # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
+    # neither does a greeting start one: "Hi [Priya]"
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
+        and not (low in GREETING_WORDS and d in COMPOUND_DEPS)
         for ok, d, p, low, h in zip(can_end, dep, pos, lower, heads)
     ]
     entity = [-1] * n

@@ -28,7 +28,7 @@ from spacy_coref.pipeline.constraints import (
 from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
-POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "VBD": "VERB", "PRP": "PRON",
+POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB", "PRP": "PRON",
        "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM",
        ":": "PUNCT", "RB": "ADV"}
 
@@ -304,6 +304,32 @@ def test_without_a_parse_a_surname_alone_takes_the_gender_of_a_full_name_before_
     # a surname that two genders' full names end in has none
     doc = spacy.blank("en")("Thomas Betts and Alice Betts left . Betts stayed .")
     assert mention_constraints(doc, [(7, 8)]).classes.tolist() == [0]
+
+
+def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
+    # the fast pipeline's candidates include "Haddad" of "Mrs. Haddad" alone
+    doc = spacy.blank("en")("Mrs. Haddad walked . Mr. Costa waved . Dr. Lind sat .")
+    spans = [(1, 2), (5, 6), (9, 10)]  # Haddad, Costa, Lind
+    assert mention_constraints(doc, spans).classes.tolist() == [FEMININE, MASCULINE, 0]
+
+
+def test_the_plural_of_a_persons_name_is_a_family():
+    # The Haddads came . Mrs. Haddad smiled .
+    doc = parsed(
+        ["The", "Haddads", "came", ".", "Mrs.", "Haddad", "smiled", "."],
+        [1, 2, 2, 2, 5, 6, 6, 6],
+        ["det", "nsubj", "ROOT", "punct", "compound", "nsubj", "ROOT", "punct"],
+        ["DT", "NNPS", "VBD", ".", "NNP", "NNP", "VBD", "."],
+    )
+    assert mention_constraints(doc, [(0, 2), (4, 6)]).classes.tolist() == [PLURAL, FEMININE]
+    # a plural proper noun whose singular names no one is no family: "The United States"
+    states = parsed(
+        ["The", "United", "States", "said", "."],
+        [2, 2, 3, 3, 3],
+        ["det", "compound", "nsubj", "ROOT", "punct"],
+        ["DT", "NNP", "NNPS", "VBD", "."],
+    )
+    assert mention_constraints(states, [(0, 3)]).classes.tolist() == [0]
 
 
 def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():

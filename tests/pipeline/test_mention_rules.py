@@ -285,6 +285,29 @@ def test_a_pronoun_read_as_a_compound_starts_no_mention():
     assert "myself" in texts(emperor, extract_mentions(emperor))
 
 
+@pytest.mark.parametrize("greeting", ["Dear", "Hi", "Hello"])
+def test_a_greeting_read_as_part_of_the_name_starts_no_mention(greeting):
+    # "Dear Ms. Okafor , thank you": the small parser makes the greeting a compound of the name
+    doc = make_doc(
+        [
+            (greeting, 2, "compound", "PROPN", "NNP"),
+            ("Ms.", 2, "compound", "PROPN", "NNP"),
+            ("Okafor", 5, "npadvmod", "PROPN", "NNP"),
+            (",", 2, "punct", "PUNCT"),
+            ("thank", 5, "ROOT", "VERB"),
+            ("you", 4, "dobj", "PRON", "PRP"),
+        ],
+        ents=["O", "O", "B-PERSON", "O", "O", "O"],
+    )
+    mentions = texts(doc, extract_mentions(doc))
+    assert "Ms. Okafor" in mentions
+    assert not any(text.startswith(greeting) for text in mentions)
+    # the word as an adjective of a noun phrase stays in it: "a dear friend"
+    friend = make_doc([("a", 2, "det", "DET"), ("dear", 2, "amod", "ADJ"),
+                       ("friend", 2, "ROOT", "NOUN")])
+    assert texts(friend, extract_mentions(friend)) == ["a dear friend"]
+
+
 # "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
 # and the recognizer's entity ends on "with"
 NOBEL_ROWS = [
