@@ -402,6 +402,7 @@ def _share_surname_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: nu
 
 
 _AND_HASH = hash_string("and")
+_COMMA_HASH = hash_string(",")
 
 
 def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
@@ -456,6 +457,17 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         conjunction = numpy.concatenate([[0], numpy.cumsum(lower[:n_tokens] == _AND_HASH)])
         coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
         classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
+        # a name after a comma ends the phrase it names: "The mayor of Lindholm, Greta
+        # Sundqvist" (`_appositive_name_class`)
+        comma = lower == _COMMA_HASH  # [T + 1]
+        not_title_word = ~_look_up(lower, *_GENDERED_TITLE_TABLE).astype(bool)
+        for size in (1, 2):
+            name_start = ends - size  # [n]
+            has_name = (name_start - 1 > starts) & comma[numpy.maximum(name_start - 1, 0)]
+            if size == 2:  # the first name, then a surname
+                has_name &= title_case[last] & not_title_word[last]
+            gender = numpy.where(has_name, name_class[numpy.maximum(name_start, 0)], 0)
+            classes = numpy.where(classes == 0, gender, classes)
         # a surname alone takes the gender of the doc's full names before it that end in it,
         # where they agree: "Reyes" after "Sofia Reyes" (`_share_surname_classes`); a full
         # name is a capitalised word after a first name of the lists
@@ -971,6 +983,8 @@ def _agreement_class(
             named = _NOUN_CLASS.get(span[-1].lower_, 0)
         if not named and any(t.lower_ == "and" for t in span[1:-1]):
             return PLURAL | CONJOINED  # a coordination: "Ann and her student"
+        if not named:
+            named = _appositive_name_class(span)
         return named
     if root.pos_ == "PRON":
         return 0
@@ -1098,6 +1112,22 @@ def _apposition_class(name: Token) -> int:
             gendered = GENDERED_WORDS.get(noun.lemma_.lower()) or GENDERED_WORDS.get(noun.lower_)
             if gendered:
                 return gendered
+    return 0
+
+
+def _appositive_name_class(span) -> int:
+    """Without a parse, the gender of a name that ends a phrase after a comma: "The mayor of
+    Lindholm, Greta Sundqvist" (the first name, or the word after it, ends the span)."""
+    for size in (1, 2):
+        start = span.end - size
+        if start - 1 <= span.start or span.doc[start - 1].text != ",":
+            continue
+        first = span.doc[start]
+        if size == 2 and not (span[-1].is_title and span[-1].lower_ not in GENDERED_WORDS):
+            continue
+        gender = FIRST_NAME_CLASS.get(first.text, 0)
+        if gender:
+            return gender
     return 0
 
 

@@ -313,6 +313,21 @@ def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
     assert mention_constraints(doc, spans).classes.tolist() == [FEMININE, MASCULINE, 0]
 
 
+def test_without_a_parse_a_name_after_a_comma_gives_its_phrase_its_gender():
+    words = ["The", "mayor", "of", "Lindholm", ",", "Greta", "Sundqvist", ",", "and", "her",
+             "deputy", ",", "Oskar", ",", "spoke", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(0, 7), (0, 6), (9, 13), (3, 7), (0, 8), (4, 7)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    # the whole phrase and the phrase to the first name are hers, "her deputy, Oskar" his;
+    # a span that ends after the name, or starts with the comma, names no one
+    assert classes[:3] == [FEMININE, FEMININE, MASCULINE]
+    assert classes[4:] == [0, 0]
+    # the arrays say what the rules say of each span alone
+    expected = [_agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
+    assert classes == expected
+
+
 def test_the_plural_of_a_persons_name_is_a_family():
     # The Haddads came . Mrs. Haddad smiled .
     doc = parsed(
