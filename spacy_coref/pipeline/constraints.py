@@ -687,10 +687,14 @@ def decode_clusters(
         clashes = None
         if names is not None:
             clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
+        apart = _forbidden_pairs(doc, scores, spans, forbidden)
+        if BINDING in constraints:
+            # nor may a name bring a phrase into its possessor's cluster ("its new chip" with
+            # the "its" of Fenwick Labs, through "Fenwick" linked to the chip's "it")
+            apart |= _possessor_pairs(spans, mentions)
         clusters = link_repeated_names(
             doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
-            person_classes=MASCULINE | FEMININE,
-            apart=_forbidden_pairs(doc, scores, spans, forbidden),
+            person_classes=MASCULINE | FEMININE, apart=apart,
         )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say
@@ -731,6 +735,23 @@ def _forbidden_pairs(
         (tuple(m), tuple(o))
         for m, o in zip(spans[q].tolist(), spans[a].tolist())
         if m[1] - m[0] == 1 and doc[m[0]].lower_ in AGREEMENT_BY_PRONOUN
+    }
+
+
+def _possessor_pairs(
+    spans: numpy.ndarray, mentions: MentionConstraints
+) -> Set[Tuple[MentionOffset, MentionOffset]]:
+    """The (noun phrase, its own possessor) offsets that `part_possessors` keeps apart."""
+    owners = numpy.flatnonzero(mentions.possessed >= 0)
+    if not len(owners):
+        return set()
+    by_head: Dict[int, List[int]] = {}
+    for j, head in enumerate(mentions.heads.tolist()):
+        by_head.setdefault(head, []).append(j)
+    return {
+        (tuple(spans[j].tolist()), tuple(spans[i].tolist()))
+        for i in owners.tolist()
+        for j in by_head.get(int(mentions.possessed[i]), ())
     }
 
 

@@ -90,6 +90,7 @@ DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "
                       "WORK_OF_ART", "LAW", "LANGUAGE")
 _ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE"]
 _LOWER_I = get_string_id("i")
+HYPHENS = frozenset(("-", "\u2010", "\u2011"))
 # A letter's greeting that the parser makes part of the name it greets: "[Dear Ms. Okafor]"
 GREETING_WORDS = _ids(*GREETINGS)
 # fmt: on
@@ -122,6 +123,9 @@ class ParseView(NamedTuple):
     # closes one inside it ("[Quilis ( 1964 )]").
     opening: List[int]
     closing: List[int]
+    # whether each token is a hyphen inside a word ("start-up", "Jean-Paul"): a mention holds
+    # the whole word
+    word_hyphen: List[bool]
 
 
 Rule = Callable[[ParseView], Iterable[MentionOffset]]
@@ -149,6 +153,11 @@ def read_parse(doc: Doc) -> ParseView:
     # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
     # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
     # neither does a greeting start one: "Hi [Priya]"
+    word_hyphen = [
+        0 < i < n - 1 and token.text in HYPHENS and not token.whitespace_
+        and not doc[i - 1].whitespace_
+        for i, token in enumerate(doc)
+    ]
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
@@ -166,6 +175,7 @@ def read_parse(doc: Doc) -> ParseView:
         _prefix_counts(not_numeric), _prefix_counts(p != NUM for p in pos),
         _prefix_counts(low in OPENING for low in lower),
         _prefix_counts(low in CLOSING for low in lower),
+        word_hyphen,
     )  # fmt: skip
     view.nominals.extend(nominal_heads(view))
     return view
@@ -416,6 +426,19 @@ def trim(view: ParseView, start: int, end: int) -> MentionOffset:
     return start, end
 
 
+def _whole_words(view: ParseView, start: int, end: int) -> MentionOffset:
+    """The span grown over the hyphenated words it cuts: the small parser splits "ex-wife"
+    into three nouns, and "[wife]" or "[My ex]" would be its mentions ("[My ex-wife]"), and
+    the start of "start-up" a verb ("the start-[up Fenwick Labs]")."""
+    hyphens = view.word_hyphen
+    if start < end:
+        while start > 0 and hyphens[start - 1]:
+            start -= 2
+        while end < len(hyphens) and hyphens[end]:
+            end += 2
+    return start, end
+
+
 def _dangling_preposition(view: ParseView, i: int, end: int) -> bool:
     """Whether token i is a preposition with dependents at or after `end`."""
     return view.pos[i] == ADP and view.rights[i] > end
@@ -448,7 +471,7 @@ def filter_mentions(
     """
     kept: Set[MentionOffset] = set()
     for span in set(spans):
-        start, end = trim(view, *span)
+        start, end = _whole_words(view, *trim(view, *span))
         if not 0 < end - start <= max_width or (start, end) in kept:
             continue
         if end - start == 1 and is_pleonastic_it(view, start):

@@ -28,9 +28,9 @@ from spacy_coref.pipeline.constraints import (
 from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
-POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB", "PRP": "PRON",
-       "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT", "WP": "PRON", "JJ": "ADJ", "CD": "NUM",
-       ":": "PUNCT", "RB": "ADV"}
+POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB",
+       "VBZ": "VERB", "PRP": "PRON", "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT",
+       "WP": "PRON", "JJ": "ADJ", "CD": "NUM", ":": "PUNCT", "RB": "ADV"}
 
 
 def parsed(words, heads, deps, tags):
@@ -262,8 +262,8 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
              (9, 13), (18, 20), (4, 10), (19, 20)]
     mentions = mention_constraints(doc, spans)
     # a name alone by its first name, "Okafor" of "Robert Okafor" by the first name before it
-    # (the later "Okafor" alone too, as the surname of that full name); a phrase of up to four words without punctuation by its
-    # last word, if a noun of the lists ("Robert Okafor 's aunt", "the jury", "the witness";
+    # (the later "Okafor" alone too, as the surname of that full name); a phrase of up to four
+    # words without punctuation by its last word, if a noun of the lists ("Robert Okafor 's aunt", "the jury", "the witness";
     # not "the witness Okafor", "aunt , the jury", six words, or a noun alone, which may be a
     # name's word)
     assert mentions.classes.tolist() == [
@@ -643,6 +643,26 @@ def test_a_move_must_keep_clearly_more_than_the_cut(monkeypatch):
     assert constrained_clusters(scores, **kwargs) == [[(0, 2), (9, 10)], [(3, 5), (6, 7)]]
     monkeypatch.setattr(clustering, "MOVE_MARGIN", 2.0)
     assert constrained_clusters(scores, **kwargs) == [[(0, 2), (6, 7)]]
+
+
+def test_a_repeated_name_brings_no_phrase_into_its_possessors_cluster():
+    # Fenwick Labs said its chip works . It ships . Fenwick grew : "Fenwick" took the chip's
+    # "It"; merging it with "Fenwick Labs" would put "its chip" with its own "its"
+    doc = parsed(
+        ["Fenwick", "Labs", "said", "its", "chip", "works", ".", "It", "ships", ".", "Fenwick",
+         "grew", "."],
+        [1, 2, 2, 4, 5, 2, 2, 8, 8, 8, 11, 11, 11],
+        ["compound", "nsubj", "ROOT", "poss", "nsubj", "ccomp", "punct", "nsubj", "ROOT",
+         "punct", "nsubj", "ROOT", "punct"],
+        ["NNP", "NNP", "VBD", "PRP$", "NN", "VBZ", ".", "PRP", "VBZ", ".", "NNP", "VBD", "."],
+    )
+    spans = [(0, 2), (3, 4), (3, 5), (7, 8), (10, 11)]
+    scores = scores_for(spans, [[], [6.0], [-2.0, -3.0], [2.0, 3.0, 7.0], [-1.0, 1.0, 2.0, 5.0]])
+    apart = [[(0, 2), (3, 4)], [(3, 5), (7, 8), (10, 11)]]
+    assert decode_clusters(doc, scores, 0.0, ["binding", "names"]) == apart
+    # without binding the names merge as before
+    assert decode_clusters(doc, scores, 0.0, ["names"]) == [[(0, 2), (3, 4), (3, 5), (7, 8),
+                                                             (10, 11)]]
 
 
 def test_a_person_noun_is_not_it():

@@ -308,6 +308,22 @@ def test_a_greeting_read_as_part_of_the_name_starts_no_mention(greeting):
     assert texts(friend, extract_mentions(friend)) == ["a dear friend"]
 
 
+def test_a_mention_holds_the_whole_of_a_hyphenated_word():
+    # "My ex-wife called": the small parser makes "ex", "-" and "wife" three subjects
+    words = ["My", "ex", "-", "wife", "called", "."]
+    doc = Doc(VOCAB, words=words, spaces=[True, False, False, True, False, False],
+              heads=[1, 4, 4, 4, 4, 4], deps=["poss", "nsubj", "nsubj", "nsubj", "ROOT", "punct"],
+              pos=["PRON", "NOUN", "NOUN", "NOUN", "VERB", "PUNCT"])
+    mentions = texts(doc, extract_mentions(doc))
+    assert "My ex-wife" in mentions and "ex-wife" in mentions
+    assert not {"My ex", "wife", "ex"} & set(mentions)
+    # a hyphen between spaces is a dash, not part of a word: "Anna - the doctor - came"
+    dash = Doc(VOCAB, words=["Anna", "-", "the", "doctor"], spaces=[True, True, True, False],
+               heads=[0, 0, 3, 0], deps=["ROOT", "punct", "det", "appos"],
+               pos=["PROPN", "PUNCT", "DET", "NOUN"])
+    assert "the doctor" in texts(dash, extract_mentions(dash))
+
+
 # "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
 # and the recognizer's entity ends on "with"
 NOBEL_ROWS = [
