@@ -1,7 +1,7 @@
 """`coref_cluster`: the trainable pipe that links candidate mentions into clusters."""
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import numpy
 import srsly
@@ -36,6 +36,7 @@ from .constraints import (
     decode_clusters,
 )
 from .encoder_precision import PrecisionSetting
+from .transcripts import mark_transcript_speakers
 
 DEFAULT_COREF_CLUSTER_MODEL = """
 [model]
@@ -200,6 +201,16 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         self._sync_scheme()
         self._warned_unaligned = False  # CW100 is shown once per component
         self._init_precision(precision, nlp)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Cluster one doc; a transcript without speakers gets them from its turn labels
+        first (`transcripts.py`)."""
+        return super().__call__(mark_transcript_speakers(doc))
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Cluster a stream of docs, as `__call__`."""
+        marked = (mark_transcript_speakers(doc) for doc in stream)
+        return super().pipe(marked, batch_size=batch_size)
 
     def predict(self, docs: Iterable[Doc]) -> List[CorefScores]:
         """Score the candidates of each doc. Does not modify the docs."""

@@ -126,6 +126,9 @@ class ParseView(NamedTuple):
     # whether each token is a hyphen inside a word ("start-up", "Jean-Paul"): a mention holds
     # the whole word
     word_hyphen: List[bool]
+    # Prefix counts of line breaks no mention crosses: a paragraph's, or one after punctuation
+    # ("Best,\nAnna", "the box?\nJones: I do"); a line wrapped inside a phrase is crossed
+    line_breaks: List[int]
 
 
 Rule = Callable[[ParseView], Iterable[MentionOffset]]
@@ -158,6 +161,11 @@ def read_parse(doc: Doc) -> ParseView:
         and not doc[i - 1].whitespace_
         for i, token in enumerate(doc)
     ]
+    breaks = [
+        sp and "\n" in token.text
+        and ("\n\n" in token.text or (i > 0 and bool(is_punct[i - 1])))
+        for i, (token, sp) in enumerate(zip(doc, is_space))
+    ]
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
@@ -176,6 +184,7 @@ def read_parse(doc: Doc) -> ParseView:
         _prefix_counts(low in OPENING for low in lower),
         _prefix_counts(low in CLOSING for low in lower),
         word_hyphen,
+        _prefix_counts(breaks),
     )  # fmt: skip
     view.nominals.extend(nominal_heads(view))
     return view
@@ -473,6 +482,8 @@ def filter_mentions(
     for span in set(spans):
         start, end = _whole_words(view, *trim(view, *span))
         if not 0 < end - start <= max_width or (start, end) in kept:
+            continue
+        if view.line_breaks[end] != view.line_breaks[start]:
             continue
         if end - start == 1 and is_pleonastic_it(view, start):
             continue

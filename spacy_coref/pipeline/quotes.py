@@ -28,6 +28,7 @@ from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
+from .transcripts import turn_labels
 from .unparsed_quotes import speech_verb_forms, unparsed_speech_tags
 from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
@@ -172,9 +173,11 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
     marked = find_quotes(doc)
     quotes = quote_speakers(doc, marked)
     writer, reader = letter_parties(doc, marked)
-    if not quotes and writer is None and reader is None:
+    labels = turn_labels(doc)
+    if not quotes and writer is None and reader is None and not labels:
         return clusters
-    moves, separations = [], []
+    moves, separations = _turn_moves(doc, labels, marked) if labels else ([], [])
+    n_turn_moves = len(moves)
     if writer is not None or reader is not None:
         quoted = {i for start, end in marked for i in range(start, end)}
         for token in doc:
@@ -201,12 +204,49 @@ def link_quote_pronouns(doc: Doc, clusters: ClusterOffsets) -> ClusterOffsets:
             elif other is not None:
                 separations.append((pronoun, other))
     groups = _Clusters(clusters)
+    if labels:
+        # a speaker's label names the speaker alone: the model may have put it with whoever
+        # the speaker talks about ("Jones: My grandmother ... she ... Jones: I")
+        for label in {target for _, target in moves[:n_turn_moves]}:
+            groups.detach(label)
     for pronoun, target in moves:
         groups.move(pronoun, groups.mention_of(target))
     # after every move: a later move may have brought the other into the pronoun's cluster
     for pronoun, other in separations:
         groups.separate(pronoun, groups.mention_of(other))
     return groups.clusters()
+
+
+def _turn_moves(
+    doc: Doc, labels: List[MentionOffset], quotes: List[Tuple[int, int]]
+) -> Tuple[List[Tuple[MentionOffset, MentionOffset]], List[Tuple[MentionOffset, MentionOffset]]]:
+    """A transcript's moves (`transcripts.turn_labels`): each speaker's later labels and the
+    "I" of their turns go with their first label; between two speakers, a turn's "you" with
+    the other's. Quoted words are someone else's. RETURNS: (moves, separations), each a list
+    of (mention, target)."""
+    first: Dict[str, MentionOffset] = {}
+    for start, end in labels:
+        first.setdefault(doc[start:end].text, (start, end))
+    quoted = {i for start, end in quotes for i in range(start, end)}
+    moves: List[Tuple[MentionOffset, MentionOffset]] = []
+    separations: List[Tuple[MentionOffset, MentionOffset]] = []
+    bounds = [start for start, _ in labels] + [len(doc)]
+    for (start, end), turn_end in zip(labels, bounds[1:]):
+        speaker = first[doc[start:end].text]
+        others = [label for label in first.values() if label != speaker]
+        if (start, end) != speaker:
+            moves.append(((start, end), speaker))
+        for token in doc[end:turn_end]:
+            pronoun = (token.i, token.i + 1)
+            if token.i in quoted:
+                continue
+            if token.lower_ in FIRST_SINGULAR:
+                moves.append((pronoun, speaker))
+            elif token.lower_ in SECOND and len(others) == 1:
+                moves.append((pronoun, others[0]))
+            elif token.lower_ in SECOND:  # one of several others, never the speaker
+                separations.append((pronoun, speaker))
+    return moves, separations
 
 
 def letter_parties(
@@ -409,6 +449,12 @@ class _Clusters:
             self._add(target, there)
         self.groups[there].append(pronoun)
         self._add(pronoun, there)
+
+    def detach(self, mention: MentionOffset) -> None:
+        """Take the mention out of its cluster, if it is in one."""
+        here = self.group_of.pop(mention, None)
+        if here is not None:
+            self.groups[here].remove(mention)
 
     def separate(self, pronoun: MentionOffset, other: MentionOffset) -> None:
         """Take the pronoun out of the other mention's cluster, if it is there."""

@@ -324,6 +324,26 @@ def test_a_mention_holds_the_whole_of_a_hyphenated_word():
     assert "the doctor" in texts(dash, extract_mentions(dash))
 
 
+def test_a_mention_crosses_no_paragraph_and_no_line_break_after_punctuation():
+    def line_doc(words, heads, deps, pos):
+        spaces = [word[0].isalpha() and words[i + 1][0].isalpha()
+                  for i, word in enumerate(words[:-1])] + [False]
+        return Doc(VOCAB, words=words, spaces=spaces, heads=heads, deps=deps, pos=pos)
+
+    # "Best,\nAnna": the sign-off's parse makes one phrase of the two lines
+    signed = line_doc(["Best", ",", "\n", "Anna"], [3, 3, 3, 3], ["amod", "punct", "dep", "ROOT"],
+                      ["ADJ", "PUNCT", "SPACE", "PROPN"])
+    assert texts(signed, extract_mentions(signed)) == ["Anna"]
+    # a paragraph break, even without punctuation before it
+    paragraph = line_doc(["the", "old", "\n\n", "man"], [3, 3, 3, 3],
+                         ["det", "amod", "dep", "ROOT"], ["DET", "ADJ", "SPACE", "NOUN"])
+    assert "the old\n\nman" not in texts(paragraph, extract_mentions(paragraph))
+    # a line wrapped inside a phrase is crossed
+    wrapped = line_doc(["the", "old", "\n", "man"], [3, 3, 3, 3], ["det", "amod", "dep", "ROOT"],
+                       ["DET", "ADJ", "SPACE", "NOUN"])
+    assert texts(wrapped, extract_mentions(wrapped)) == ["the old\nman"]
+
+
 # "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
 # and the recognizer's entity ends on "with"
 NOBEL_ROWS = [
