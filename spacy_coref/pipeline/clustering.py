@@ -55,6 +55,7 @@ def constrained_clusters(
     names: Optional[Sequence[Optional[Hashable]]] = None,
     clash: Optional[Callable[[Any, Any], bool]] = None,
     cut_classes: int = 0,
+    same_entity: Optional[numpy.ndarray] = None,
 ) -> ClusterOffsets:
     """As `predict_clusters`, under constraints. Forbidden antecedents are never taken and a
     required one always is. Then each cluster whose mentions' classes conflict (he and she)
@@ -90,6 +91,10 @@ def constrained_clusters(
         others ("The teacher" <- "He" <- "She"): where the mentions of one class leaving the
         cluster instead (the others keeping their links or the mention before) keeps more
         of the links' scores, by `MOVE_MARGIN`, they leave.
+    same_entity (numpy.ndarray): [M] an id per kept mention, equal for mentions that are one
+        entity whatever their links (nested mentions with one head: "Halvard Nyberg" and
+        "Halvard Nyberg (born 1961)"): a mention that relinks takes no antecedent one of whose
+        equals is in a cluster it conflicts with.
     RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted.
     """
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K]
@@ -107,10 +112,10 @@ def constrained_clusters(
     links = _best_links(pair_scores, antecedents)  # [M]
     if classes is not None and conflicts is not None:
         links = _agree(pair_scores, antecedents, links, classes & ~cut_classes, conflicts,
-                       null_score)
+                       null_score, same_entity)
         if cut_classes:
             links = _cut_conflicts(pair_scores, antecedents, links, classes, conflicts,
-                                   null_score)
+                                   null_score, same_entity)
     else:
         classes, conflicts = numpy.zeros(len(links), dtype="int64"), _no_conflicts
     pairs = numpy.zeros((0, 2), dtype="int64")
@@ -128,7 +133,7 @@ def constrained_clusters(
         # the names part from Mark's
         links = _relink(
             pair_scores, antecedents, links, classes, conflicts, null_score, leaving,
-            _apart_table(pairs), names, clash,
+            _apart_table(pairs), names, clash, same_entity,
         )
     return clusters_from_links(scores, links)
 
@@ -253,6 +258,7 @@ def _agree(
     classes: numpy.ndarray,
     conflicts: Callable[[int], int],
     null_score: float,
+    same_entity: Optional[numpy.ndarray] = None,
 ) -> numpy.ndarray:
     """Repair the clusters of `links` whose classes conflict (see `constrained_clusters`).
     Python works on the conflicting clusters' mentions only.
@@ -269,7 +275,8 @@ def _agree(
         leaves = (member_classes > 0) & (member_classes & kept_flags == 0)  # [n]
         leaving.extend(members[leaves].tolist())
         _leave(links, members, leaves)
-    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving)
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, leaving,
+                   same_entity=same_entity)
 
 
 def _conflicting_clusters(
@@ -290,6 +297,7 @@ def _cut_conflicts(
     classes: numpy.ndarray,
     conflicts: Callable[[int], int],
     null_score: float,
+    same_entity: Optional[numpy.ndarray] = None,
 ) -> numpy.ndarray:
     """Repair the clusters of `links` whose classes conflict by cutting their cheapest links
     (see `cut_classes` in `constrained_clusters`). RETURNS (numpy.ndarray): [M] new links."""
@@ -314,7 +322,8 @@ def _cut_conflicts(
         # each repair scored as it would end, its mentions relinked
         totals = [
             _total_score(pair_scores, antecedents, _relink(
-                pair_scores, antecedents, repaired.copy(), classes, conflicts, null_score, gone
+                pair_scores, antecedents, repaired.copy(), classes, conflicts, null_score, gone,
+                same_entity=same_entity,
             ), null_score)
             for repaired, gone in repairs
         ]
@@ -323,7 +332,8 @@ def _cut_conflicts(
         cut.extend(gone)
     # relinked together once every cluster is repaired: "him" cut from Alice finds Robert
     # once "she" is cut from him
-    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, cut)
+    return _relink(pair_scores, antecedents, links, classes, conflicts, null_score, cut,
+                   same_entity=same_entity)
 
 
 def _cut_cheapest(
@@ -469,10 +479,12 @@ def _relink(
     apart: Optional[Dict[int, List[int]]] = None,
     names: Optional[Sequence[Optional[Hashable]]] = None,
     clash: Optional[Callable[[Any, Any], bool]] = None,
+    same_entity: Optional[numpy.ndarray] = None,
 ) -> numpy.ndarray:
     """Give each mention that left its cluster its best antecedent above the null score whose
     cluster it agrees with (and holds none of the mentions `apart` keeps it from, and no
-    name that clashes with one of its own), in document order."""
+    name that clashes with one of its own), in document order; where `same_entity` is
+    given, the clusters of the antecedent's equals must agree too."""
     root = _roots(links)
     flags = numpy.zeros(len(links), dtype="int64")
     numpy.bitwise_or.at(flags, root, classes)
@@ -489,6 +501,13 @@ def _relink(
             i = parent[i]
         return i
 
+    equals: Dict[int, List[int]] = {}
+    if same_entity is not None:
+        for i, key in enumerate(numpy.asarray(same_entity).tolist()):
+            if key >= 0:
+                equals.setdefault(key, []).append(i)
+        equals = {key: group for key, group in equals.items() if len(group) > 1}
+
     for m in sorted(leaving):
         columns = numpy.argsort(-pair_scores[m], kind="stable")
         for column in columns[pair_scores[m, columns] > null_score].tolist():
@@ -497,6 +516,11 @@ def _relink(
             a = int(antecedents[m, column - FIRST_ANTECEDENT_COLUMN])
             ra, rm = find(a), find(m)
             if ra == rm or flags[ra] & conflicts(int(flags[rm])):
+                continue
+            if equals and any(
+                flags[find(e)] & conflicts(int(flags[rm])) for e in equals.get(
+                    int(same_entity[a]), ())  # type: ignore[index]
+            ):
                 continue
             if apart and any(find(other) == ra for other in apart.get(m, ())):
                 continue

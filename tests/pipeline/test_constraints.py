@@ -665,6 +665,29 @@ def test_a_repeated_name_brings_no_phrase_into_its_possessors_cluster():
                                                              (10, 11)]]
 
 
+def test_a_relinked_mention_takes_no_equal_of_a_mention_it_conflicts_with():
+    # Halvard Nyberg ( born 1961 ) ... He ... her : "her" took "Halvard Nyberg" (He's);
+    # agreement sends it away, and the nested "Halvard Nyberg ( born 1961 )", alone in its
+    # cluster, is the same man
+    spans = [(0, 2), (0, 6), (7, 8), (9, 10)]  # the name, the name with its brackets, He, her
+    scores = scores_for(spans, [[], [-8.0], [6.0, 2.0], [4.0, 2.2, 2.5]])
+    classes = numpy.array([0, 0, MASCULINE, FEMININE])
+    kwargs = dict(classes=classes, conflicts=conflicting_classes, cut_classes=ALL_CLASSES)
+    assert constrained_clusters(scores, **kwargs) == [[(0, 2), (7, 8)], [(0, 6), (9, 10)]]
+    heads = numpy.array([1, 1, 7, 9])  # both names are headed by "Nyberg"
+    assert constrained_clusters(scores, same_entity=heads, **kwargs) == [[(0, 2), (7, 8)]]
+
+
+def test_without_a_parse_a_conflict_with_it_is_cut_not_outvoted():
+    # The car stopped . Tom got out . It was hot . it steamed : "It" took Tom (wrong, 7.0;
+    # the car 3.0). Outvoted by the two "it", Tom would leave, and the car stay apart; cutting
+    # the link between Tom and "It" sends "It" to the car
+    doc = spacy.blank("en")("The car stopped . Tom got out . It was hot . it steamed .")
+    spans = [(0, 2), (4, 5), (8, 9), (12, 13)]
+    scores = scores_for(spans, [[], [-2.0], [3.0, 7.0], [2.0, 4.0, 5.8]])
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 2), (8, 9), (12, 13)]]
+
+
 def test_a_person_noun_is_not_it():
     # Okafor was a physicist . It won .
     doc = parsed(

@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Span
 from spacy_coref.annotations import SPEAKERS_KEY
 from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
 from spacy_coref.pipeline.constraints import (
+    CONJOINED,
     FEMININE,
     FIRST_PLURAL_PERSON,
     FIRST_SINGULAR_PERSON,
@@ -163,6 +164,18 @@ def test_the_persons_that_conflict():
     # but the reader's "you" (a doc without speakers) is never the writer's "I"
     assert conflicting_classes(FIRST_SINGULAR_PERSON) & READER
     assert conflicting_classes(SECOND_PERSON | READER) & FIRST_SINGULAR_PERSON
+
+
+def test_a_coordination_with_me_is_plural_and_never_i():
+    # Isabel and I left ; me and Isabel : the pronoun heads the coordination
+    doc = Doc(VOCAB, words=["me", "and", "Isabel", "left", ".", "I", "stayed"],
+              heads=[3, 0, 0, 3, 3, 6, 6], deps=["nsubj", "cc", "conj", "ROOT", "punct",
+                                                 "nsubj", "ROOT"],
+              pos=["PRON", "CCONJ", "PROPN", "VERB", "PUNCT", "PRON", "VERB"])
+    classes = mention_constraints(doc, [(0, 3), (5, 6)]).classes.tolist()
+    assert classes[0] == PLURAL | CONJOINED
+    assert conflicting_classes(CONJOINED) & FIRST_SINGULAR_PERSON
+    assert conflicting_classes(FIRST_SINGULAR_PERSON) & CONJOINED
 
 
 def test_you_is_the_reader_only_without_speakers():
