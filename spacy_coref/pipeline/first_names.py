@@ -106,6 +106,56 @@ MASCULINE_FIRST_NAMES = frozenset((
     "Vincent", "Vladimir", "Walter", "Wayne", "Werner", "Wesley", "Wilfred", "William", "Willie",
     "Wolfgang", "Wyatt", "Yusuf", "Zachary", "Étienne",
 ))
+# More of each, common in the texts users bring and missing above (Akan and Yoruba, Arabic,
+# Persian, Turkish, Indian, Slavic, Nordic, Japanese, Spanish and Italian, German, French and
+# English names), with the same exclusions: no surnames that women and men share (Franklin,
+# Lawrence, Stuart), no words (Violet, Destiny, Mercedes), no names of either gender in some
+# language (Yuri, Jaime, Simone, Tracy)
+FEMININE_FIRST_NAMES = FEMININE_FIRST_NAMES | frozenset((
+    "Aaliyah", "Aarti", "Abena", "Adwoa", "Agata", "Agneta", "Aiko", "Akiko", "Akosua", "Ama",
+    "Amaka", "Angie", "Annelise", "Beata", "Bernice", "Beryl", "Birgitta", "Brianna", "Buffy",
+    "Carolyn", "Caterina", "Chioma", "Colette", "Consuelo", "Dalia", "Dolores", "Dorota", "Ebru",
+    "Efua", "Ekaterina", "Elke", "Emer", "Emiko", "Esra", "Estelle", "Felicia", "Folake", "Frida",
+    "Fumiko", "Funmilayo", "Gail", "Galina", "Genevieve", "Geneviève", "Georgina", "Gillian",
+    "Giorgia", "Gisela", "Graciela", "Guadalupe", "Hana", "Haruka", "Hattie", "Hedwig", "Hiroko",
+    "Huda", "Ifeoma", "Ilaria", "Imani", "Ingeborg", "Inmaculada", "Jada", "Jenna", "Josette",
+    "Justine", "Kanako", "Kavita", "Kazuko", "Keisha", "Khadija", "Kiara", "Kirsten", "Kristy",
+    "Latoya", "Leyla", "Lia", "Liesel", "Lorena", "Lotte", "Lynne", "Mandy", "Margaux", "Margit",
+    "Marguerite", "Mariam", "Mariko", "Marit", "Maryam", "Meg", "Merve", "Michiko", "Missy",
+    "Miyuki", "Moira", "Mollie", "Myrtle", "Naledi", "Naoko", "Nelly", "Nia", "Nisha", "Nneka",
+    "Nokuthula", "Noreen", "Noriko", "Océane", "Portia", "Priyanka", "Radha", "Ragnhild", "Rania",
+    "Raveena", "Renate", "Rita", "Rosa", "Rosemary", "Salma", "Samira", "Sangeeta", "Sanna",
+    "Satoko", "Selin", "Serena", "Shanelle", "Shanice", "Shreya", "Sienna", "Silke", "Soledad",
+    "Solveig", "Sybil", "Tamika", "Tamsin", "Tatyana", "Terri", "Tomoko", "Tove", "Valeria",
+    "Veronika", "Wambui", "Wanda", "Wanjiru", "Willa", "Winnie", "Ximena", "Yaa", "Yasmine",
+    "Yekaterina", "Yelena", "Yetunde", "Ylva", "Yoko", "Yolanda", "Yumiko", "Yvette", "Zanele",
+    "Zoë", "Zuzana",
+))
+MASCULINE_FIRST_NAMES = MASCULINE_FIRST_NAMES | frozenset((
+    "Adel", "Aditya", "Agustin", "Agustín", "Ahmad", "Alain", "Alfonso", "Andre", "Andrés",
+    "Anwar", "Arash", "Armin", "Babajide", "Babak", "Bartosz", "Behnam", "Bernie", "Bilal",
+    "Bill", "Billy", "Bjørn", "Bohdan", "Burak", "Cem", "Daiki", "Daisuke", "Dario", "Darius",
+    "Dariush", "Dariusz", "Darnell", "DeShawn", "Deepak", "Detlef", "Dmitry", "Dorian", "Dwayne",
+    "Eberhard", "Ed", "Eirik", "Emeka", "Emiliano", "Esteban", "Eugenio", "Fabio", "Fadi",
+    "Faisal", "Farhad", "Federico", "Gerhard", "Gianluca", "Gilles", "Glenn", "Gottfried",
+    "Guillermo", "Gunnar", "Gustavo", "Hajime", "Hakan", "Halvard", "Hamza", "Harish", "Hartmut",
+    "Haruto", "Heinz", "Hideo", "Hisham", "Horst", "Håkon", "Ichiro", "Ignacio", "Imran",
+    "Ioannis", "Italo", "Jamal", "Jermaine", "Jerome", "Jiri", "Joaquin", "Joaquín", "Jules",
+    "Julio", "Jörg", "Karan", "Kareem", "Karim", "Kazuki", "Kemal", "Kenta", "Kerem", "Khalid",
+    "Knut", "Kojo", "Kourosh", "Krzysztof", "Kwabena", "Kwaku", "Kwesi", "Leif", "Lothar",
+    "Lucien", "Luigi", "Majid", "Manish", "Marcel", "Marcelo", "Marek", "Massimo", "Mathis",
+    "Mats", "Matt", "Mauricio", "Maurizio", "Mehdi", "Mert", "Miroslav", "Morten", "Mortimer",
+    "Murat", "Nabil", "Nikhil", "Obinna", "Olav", "Oleg", "Olof", "Ondrej", "Onur", "Osama",
+    "Pascal", "Pascual", "Pawel", "Paweł", "Phineas", "Pranav", "Radek", "Rainer", "Rajesh",
+    "Ramesh", "Rami", "Ramiro", "Raphaël", "Rashid", "Rasmus", "Reinhard", "Reza", "Riccardo",
+    "Rick", "Roddy", "Ronan", "Ryota", "Saddam", "Sadiq", "Salvatore", "Samir", "Satoshi",
+    "Seamus", "Segun", "Sergey", "Serkan", "Shota", "Shunsuke", "Siddharth", "Siegfried",
+    "Sigurd", "Sindre", "Stanislav", "Sunil", "Suresh", "Takumi", "Taras", "Tarek", "Tariq",
+    "Taro", "Terrence", "Thaddeus", "Thibault", "Tolga", "Tomás", "Torbjørn", "Tyrone", "Ulf",
+    "Vaclav", "Vadim", "Varun", "Vidar", "Vijay", "Virgil", "Vittorio", "Volkan", "Volker",
+    "Walid", "Wilfried", "Wilhelm", "Wojciech", "Xavier", "Yaw", "Yuto", "Yves", "Zachariah",
+    "Zaid", "Zbigniew", "Ziad",
+))
 # both lists, as written ("Mark", not "mark")
 FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
 # Titles of either gender, which may come before a first name ("Dr. Alice Okafor").

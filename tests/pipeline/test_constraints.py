@@ -482,6 +482,18 @@ def test_first_names_are_of_one_gender_and_cover_the_augmentation_names():
     assert set(MALE_NAMES) <= MASCULINE_FIRST_NAMES
 
 
+def test_a_name_of_the_added_lists_keeps_the_other_genders_pronoun_away():
+    # After the meeting , Tariq emailed Rosa : "she" took Tariq (the model had no gender
+    # for the name), and takes Rosa once he is a man
+    words = ["After", "the", "meeting", ",", "Tariq", "emailed", "Rosa", ".", "She", "read",
+             "it", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(4, 5), (6, 7), (8, 9)]
+    assert mention_constraints(doc, spans).classes.tolist() == [MASCULINE, FEMININE, FEMININE]
+    scores = scores_for(spans, [[], [-3.0], [9.0, 5.0]])
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(6, 7), (8, 9)]]
+
+
 @pytest.mark.parametrize(
     "name,entity,expected",
     [
