@@ -1095,11 +1095,13 @@ def _family_name(token: Token) -> bool:
     Haddad"; not "the United States", "General Motors")."""
     if not any(child.lower_ == "the" for child in token.lefts):
         return False
-    text = token.text
+    text, doc = token.text, token.doc
     singulars = {text[:-1], text[:-2]} if text.endswith("es") else {text[:-1]}
-    for other in token.doc:
-        if other.text in singulars and other.i != token.i:
-            before = other.doc[other.i - 1] if other.i > 0 else None
+    hashes = numpy.asarray([hash_string(word) for word in singulars], dtype="uint64")
+    for i in numpy.flatnonzero(numpy.isin(doc.to_array("ORTH"), hashes)).tolist():
+        other = doc[i]
+        if other.i != token.i:
+            before = doc[other.i - 1] if other.i > 0 else None
             titled = before is not None and (
                 before.lower_ in GENDERED_WORDS or before.lower_ in NEUTRAL_TITLES
             )

@@ -88,9 +88,9 @@ NAME_PREPOSITIONS = _ids("of", "from")
 NUMERIC_ENT_LABELS = _ids("DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
 DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
                       "WORK_OF_ART", "LAW", "LANGUAGE")
-_ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE"]
+_ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE", "SPACY"]
 _LOWER_I = get_string_id("i")
-HYPHENS = frozenset(("-", "\u2010", "\u2011"))
+HYPHEN_IDS = _ids("-", "\u2010", "\u2011")
 # A letter's greeting that the parser makes part of the name it greets: "[Dear Ms. Okafor]"
 GREETING_WORDS = _ids(*GREETINGS)
 # fmt: on
@@ -151,21 +151,20 @@ def read_parse(doc: Doc) -> ParseView:
             children[head].append(i)
     # Python ints from uint64: lowercase forms and lemmas are 64-bit string hashes.
     columns = doc.to_array(_ATTRS).reshape((n, len(_ATTRS))).T.tolist()
-    pos, dep, tag, lower, lemma, ent_type, is_punct, is_space = columns
+    pos, dep, tag, lower, lemma, ent_type, is_punct, is_space, spacy = columns
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
     # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
     # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
     # neither does a greeting start one: "Hi [Priya]"
+    # a hyphen with no space on either side; the space tokens read one by one (few)
     word_hyphen = [
-        0 < i < n - 1 and token.text in HYPHENS and not token.whitespace_
-        and not doc[i - 1].whitespace_
-        for i, token in enumerate(doc)
+        0 < i < n - 1 and low in HYPHEN_IDS and not spacy[i] and not spacy[i - 1]
+        for i, low in enumerate(lower)
     ]
-    breaks = [
-        sp and "\n" in token.text
-        and ("\n\n" in token.text or (i > 0 and bool(is_punct[i - 1])))
-        for i, (token, sp) in enumerate(zip(doc, is_space))
-    ]
+    breaks = [False] * n
+    for i in (i for i, sp in enumerate(is_space) if sp):
+        text = doc[i].text
+        breaks[i] = "\n" in text and ("\n\n" in text or (i > 0 and bool(is_punct[i - 1])))
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)

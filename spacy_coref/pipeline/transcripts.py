@@ -11,6 +11,7 @@ turns: an email's "From:", "To:" and "Subject:" lines each open one.
 from collections import Counter
 from typing import List, Optional
 
+import numpy
 from spacy.tokens import Doc
 
 from ..annotations import SPEAKERS_KEY, set_speakers
@@ -25,9 +26,12 @@ def turn_labels(doc: Doc) -> List[MentionOffset]:
     or none where the doc does not read as a transcript. A label is one to MAX_LABEL_TOKENS
     capitalised words at the start of a line, followed by a colon."""
     labels: List[MentionOffset] = []
-    for i, token in enumerate(doc):
-        if i and not (doc[i - 1].is_space and "\n" in doc[i - 1].text):
-            continue
+    if not len(doc):
+        return labels
+    # the lines' first tokens: the doc's, and each after a space token with a line break
+    spaces = numpy.flatnonzero(doc.to_array("IS_SPACE"))
+    starts = [0] + [int(i) + 1 for i in spaces if i + 1 < len(doc) and "\n" in doc[int(i)].text]
+    for i in starts:
         end = i
         while end < len(doc) and end - i < MAX_LABEL_TOKENS and _label_word(doc[end].text):
             end += 1
