@@ -501,12 +501,12 @@ def _relink(
             i = parent[i]
         return i
 
-    equals: Dict[int, List[int]] = {}
-    if same_entity is not None:
-        for i, key in enumerate(numpy.asarray(same_entity).tolist()):
-            if key >= 0:
-                equals.setdefault(key, []).append(i)
-        equals = {key: group for key, group in equals.items() if len(group) > 1}
+    equals: Dict[int, List[int]] = {}  # an entity id -> its mentions, where several
+    entity_of: List[int] = [] if same_entity is None else numpy.asarray(same_entity).tolist()
+    for i, key in enumerate(entity_of):
+        if key >= 0:
+            equals.setdefault(key, []).append(i)
+    equals = {key: group for key, group in equals.items() if len(group) > 1}
 
     for m in sorted(leaving):
         columns = numpy.argsort(-pair_scores[m], kind="stable")
@@ -518,8 +518,7 @@ def _relink(
             if ra == rm or flags[ra] & conflicts(int(flags[rm])):
                 continue
             if equals and any(
-                flags[find(e)] & conflicts(int(flags[rm])) for e in equals.get(
-                    int(same_entity[a]), ())  # type: ignore[index]
+                flags[find(e)] & conflicts(int(flags[rm])) for e in equals.get(entity_of[a], ())
             ):
                 continue
             if apart and any(find(other) == ra for other in apart.get(m, ())):

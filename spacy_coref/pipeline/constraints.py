@@ -462,7 +462,7 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         # a name after a comma ends the phrase it names: "The mayor of Lindholm, Greta
         # Sundqvist" (`_appositive_name_class`)
         comma = lower == _COMMA_HASH  # [T + 1]
-        not_title_word = ~_look_up(lower, *_GENDERED_TITLE_TABLE).astype(bool)
+        not_title_word = gendered_title == 0
         for size in (1, 2):
             name_start = ends - size  # [n]
             has_name = (name_start - 1 > starts) & comma[numpy.maximum(name_start - 1, 0)]
@@ -1024,8 +1024,6 @@ def _agreement_class(
         return named
     if root.pos_ == "PRON":
         return 0
-    if any(t.dep_ == "conj" and t.head == root for t in span):
-        return PLURAL | CONJOINED
     if root.tag_ == "NNS" and not (first_names and _plural_tagged_name(root, names)):
         return PLURAL
     if root.tag_ == "NNPS" and _family_name(root):

@@ -153,9 +153,6 @@ def read_parse(doc: Doc) -> ParseView:
     columns = doc.to_array(_ATTRS).reshape((n, len(_ATTRS))).T.tolist()
     pos, dep, tag, lower, lemma, ent_type, is_punct, is_space, spacy = columns
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
-    # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
-    # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
-    # neither does a greeting start one: "Hi [Priya]"
     # a hyphen with no space on either side; the space tokens read one by one (few)
     word_hyphen = [
         0 < i < n - 1 and low in HYPHEN_IDS and not spacy[i] and not spacy[i - 1]
@@ -165,6 +162,9 @@ def read_parse(doc: Doc) -> ParseView:
     for i in (i for i, sp in enumerate(is_space) if sp):
         text = doc[i].text
         breaks[i] = "\n" in text and ("\n\n" in text or (i > 0 and bool(is_punct[i - 1])))
+    # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
+    # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
+    # neither does a greeting start one: "Hi [Priya]"
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)

@@ -263,9 +263,9 @@ def test_without_a_parse_pronoun_forms_names_and_short_phrases_of_nouns_count():
     mentions = mention_constraints(doc, spans)
     # a name alone by its first name, "Okafor" of "Robert Okafor" by the first name before it
     # (the later "Okafor" alone too, as the surname of that full name); a phrase of up to four
-    # words without punctuation by its last word, if a noun of the lists ("Robert Okafor 's aunt", "the jury", "the witness";
-    # not "the witness Okafor", "aunt , the jury", six words, or a noun alone, which may be a
-    # name's word)
+    # words without punctuation by its last word, if a noun of the lists ("Robert Okafor 's
+    # aunt", "the jury", "the witness"; not "the witness Okafor", "aunt , the jury", six words,
+    # or a noun alone, which may be a name's word)
     assert mentions.classes.tolist() == [
         0, FEMININE, MASCULINE, MASCULINE, FEMININE, MASCULINE, COLLECTIVE, HUMAN, 0, 0, HUMAN,
         0, 0,
