@@ -103,8 +103,10 @@ from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
 from .salience import with_salience
 from .same_head import merge_nested_same_head, one_mention_per_head
+from .thing_nouns import THING_NOUNS
 from .unparsed_binding import unparsed_clause_subjects
 from .whole_phrases import whole_names, whole_phrases
+from .word_tags import TAG_CODES, load_word_tags, tag_codes
 
 AGREEMENT = "agreement"
 BINDING = "binding"
@@ -448,17 +450,19 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         named = numpy.where((named == 0) & after_first, name_class[before], named)
         named = numpy.where((named == 0) & after_first, gendered_title[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
+        # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
+        # not the group): an "and" inside the span, not at an edge, nor after an adjective
+        joins = lower[:n_tokens] == _AND_HASH
+        joins[1:] &= tag_codes(lower[: n_tokens - 1], load_word_tags()) != TAG_CODES["ADJ"]
+        conjunction = numpy.concatenate([[0], numpy.cumsum(joins)])
+        coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
+        classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
         # a short phrase without punctuation, its last word as its head: "the defendant",
         # "her aunt", "the jury"
         noun = numpy.where(lower_case[last] > 0, _look_up(lower, *_NOUN_TABLE)[last], 0)
         punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
         short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
         classes = numpy.where((classes == 0) & ~single & short, noun, classes)
-        # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
-        # not the group): an "and" inside the span, not at an edge
-        conjunction = numpy.concatenate([[0], numpy.cumsum(lower[:n_tokens] == _AND_HASH)])
-        coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
-        classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
         # a name after a comma ends the phrase it names: "The mayor of Lindholm, Greta
         # Sundqvist" (`_appositive_name_class`)
         comma = lower == _COMMA_HASH  # [T + 1]
@@ -523,7 +527,7 @@ _FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not
 # Without a parse, the nouns whose class a short phrase ending in them takes (decoding only)
 _NOUN_CLASS = {
     **dict.fromkeys(PERSON_NOUNS, HUMAN), **dict.fromkeys(COLLECTIVE_NOUNS, COLLECTIVE),
-    **GENDERED_WORDS,
+    **GENDERED_WORDS, **dict.fromkeys(THING_NOUNS, NEUTER),
 }
 _NOUN_TABLE = _hash_table(_NOUN_CLASS)
 MAX_UNPARSED_NOUN_WORDS = 4
@@ -1015,10 +1019,10 @@ def _agreement_class(
                 named = FIRST_NAME_CLASS.get(before.text, 0) or GENDERED_WORDS.get(
                     before.lower_, 0
                 )
-        elif len(span) > 1 and short and span[-1].is_lower:
-            named = _NOUN_CLASS.get(span[-1].lower_, 0)
-        if not named and any(t.lower_ == "and" for t in span[1:-1]):
+        if not named and any(_joins_phrases(t) for t in span[1:-1]):
             return PLURAL | CONJOINED  # a coordination: "Ann and her student"
+        if not named and len(span) > 1 and short and span[-1].is_lower:
+            named = _NOUN_CLASS.get(span[-1].lower_, 0)
         if not named:
             named = _appositive_name_class(span)
         return named
@@ -1048,6 +1052,10 @@ def _agreement_class(
             return HUMAN
         if root.lower_ in COLLECTIVE_NOUNS:
             return COLLECTIVE  # "the jury"
+        if first_names and root.is_lower and (
+            root.lemma_.lower() in THING_NOUNS or root.lower_ in THING_NOUNS
+        ):
+            return NEUTER  # "his garden", "the meeting": never "he" or "she"
     # a small tagger calls a rarer first name a noun ("Isabel beat Marco"), and its NER calls
     # a lone first name an organisation or a place ("Sigrid met Rohan": both ORG)
     person = root.pos_ in NAME_POS and root.is_title and (
@@ -1059,6 +1067,15 @@ def _agreement_class(
             root, (*name[:-1], *outside)
         )
     return 0
+
+
+def _joins_phrases(token: Token) -> bool:
+    """Whether an "and" inside a span without a parse joins two phrases ("Ann and her
+    student"), not two adjectives ("that black and flaming cabin": the word before it is
+    usually an adjective)."""
+    if token.lower_ != "and":
+        return False
+    return load_word_tags().get(token.doc[token.i - 1].lower_) != "ADJ"
 
 
 def _titled_person(root: Token, before: Sequence[Token]) -> int:

@@ -328,6 +328,19 @@ def test_without_a_parse_a_name_after_a_comma_gives_its_phrase_its_gender():
     assert classes == expected
 
 
+def test_without_a_parse_an_and_between_adjectives_joins_no_phrases():
+    # Ann and her student saw that black and flaming barn .
+    words = ["Ann", "and", "her", "student", "saw", "that", "black", "and", "flaming", "barn",
+             "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(0, 4), (5, 10), (6, 9)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes[0] == PLURAL | CONJOINED
+    assert not classes[1] & CONJOINED and not classes[2] & CONJOINED
+    expected = [_agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
+    assert classes == expected
+
+
 def test_the_plural_of_a_persons_name_is_a_family():
     # The Haddads came . Mrs. Haddad smiled .
     doc = parsed(
@@ -715,6 +728,35 @@ def test_a_person_noun_is_not_it():
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (2, 4)]]
 
 
+def garden_doc(noun):
+    # Priya called Walter . He fell in his garden . She ran .
+    return parsed(
+        ["Priya", "called", "Walter", ".", "He", "fell", "in", "his", noun, ".", "She", "ran",
+         "."],
+        [1, 1, 1, 1, 5, 5, 5, 8, 6, 5, 11, 11, 11],
+        ["nsubj", "ROOT", "dobj", "punct", "nsubj", "ROOT", "prep", "poss", "pobj", "punct",
+         "nsubj", "ROOT", "punct"],
+        ["NNP", "VBD", "NNP", ".", "PRP", "VBD", "IN", "PRP$", "NN", ".", "PRP", "VBD", "."],
+    )
+
+
+def test_a_thing_is_never_he_or_she():
+    doc = garden_doc("garden")
+    spans = [(0, 1), (2, 3), (4, 5), (7, 8), (7, 9), (10, 11)]
+    assert mention_constraints(doc, spans).classes[4] == NEUTER
+    # the model's features read no such class (the shipped models were trained without it)
+    assert mention_constraints(doc, spans, first_names=False).classes[4] == 0
+    # "She" scores "his" first and "his garden" above "Priya": agreement sends her to Priya
+    scores = scores_for(spans, [[], [-5.0], [-5.0, 3.0], [-5.0, 2.0, 4.0], [-9.0] * 4,
+                                [0.5, 1.0, 2.0, 4.0, 1.5]])
+    walter = [(2, 3), (4, 5), (7, 8)]
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(0, 1), (10, 11)], walter]
+    # capitalised, the noun may name a person ("his Angel"), and "She" may take it
+    doc = garden_doc("Garden")
+    assert mention_constraints(doc, spans).classes[4] == 0
+    assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [walter, [(7, 9), (10, 11)]]
+
+
 def test_a_body_of_people_is_never_he_she_or_one_person():
     # The jury listened . The lawyer spoke ; she smiled .
     doc = parsed(
@@ -744,7 +786,7 @@ def test_noun_phrases_joined_by_a_conjunction_are_never_it():
     )
     spans = [(0, 2), (0, 5), (3, 5), (7, 8)]
     classes = mention_constraints(doc, spans).classes.tolist()
-    assert classes == [0, PLURAL | CONJOINED, 0, NEUTER]
+    assert classes == [0, PLURAL | CONJOINED, NEUTER, NEUTER]  # "river": a thing noun
     assert conflicting_classes(PLURAL | CONJOINED) & NEUTER
     # "it" scores the pair above "the dam": it goes to the dam
     scores = scores_for(spans, [[], [-9.0], [-9.0, -9.0], [1.0, 3.0, -1.0]])
