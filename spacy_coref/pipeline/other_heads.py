@@ -16,6 +16,10 @@ from spacy.tokens import Doc
 
 from .word_tags import TAG_CODES, load_word_tags, tag_codes
 
+# entities whose lower-case nouns are part of a name ("the third quarter")
+NUMERIC_ENTS = frozenset(
+    ("DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
+)
 # how much more than "no antecedent" the link must score; from 3 to 6 the dev sets gave the
 # same LitBank (+0.49), OntoGUM -0.01 to -0.03 and GAP unchanged (docs/constraints_and_features.md)
 OTHER_HEAD_MARGIN = 4.0
@@ -39,8 +43,10 @@ def other_head_pairs(doc: Doc, heads: numpy.ndarray, antecedents: numpy.ndarray)
     strings = doc.vocab.strings
     for i in numpy.flatnonzero(heads >= 0).tolist():
         head = doc[int(heads[i])]
-        # a noun inside a named entity ("the third quarter", "the Labour Party") is a name
-        if head.pos_ == "NOUN" and not head.ent_type:
+        # a noun inside a named entity ("the third quarter", "the Labour Party") is a name,
+        # but not a lower-case one that the NER took for a name ("the fox": ORG)
+        named = head.ent_type and (head.is_title or head.ent_type_ in NUMERIC_ENTS)
+        if head.pos_ == "NOUN" and not named:
             lemmas[i] = strings.add((head.lemma_ or head.lower_).lower())
     theirs = lemmas[antecedents]  # [M, K]
     return (lemmas[:, None] != 0) & (theirs != 0) & (theirs != lemmas[:, None])

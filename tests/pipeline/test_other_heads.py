@@ -49,9 +49,9 @@ def test_common_nouns_with_other_heads_are_marked_and_pronouns_are_not():
     assert pairs == {(1, 0), (2, 1)}
 
 
-def plan_doc(with_entity=False):
+def plan_doc(entity=None, company="company"):
     # Apple sold the plans . The company liked the plan .
-    words = ["Apple", "sold", "the", "plans", ".", "The", "company", "liked", "the", "plan", "."]
+    words = ["Apple", "sold", "the", "plans", ".", "The", company, "liked", "the", "plan", "."]
     tags = ["NNP", "VBD", "DT", "NNS", ".", "DT", "NN", "VBD", "DT", "NN", "."]
     doc = Doc(
         spacy.blank("en").vocab, words=words, tags=tags, pos=[POS[t] for t in tags],
@@ -60,8 +60,8 @@ def plan_doc(with_entity=False):
               "punct"],
         lemmas=["Apple", "sell", "the", "plan", ".", "the", "company", "like", "the", "plan", "."],
     )
-    if with_entity:  # as if the NER had called "The company" an organisation
-        doc.ents = [Span(doc, 5, 7, label="ORG")]
+    if entity:  # as if the NER had called "The company" an organisation (or a date)
+        doc.ents = [Span(doc, 5, 7, label=entity)]
     return doc
 
 
@@ -71,8 +71,12 @@ def test_names_and_one_lemma_are_not_marked():
     scores = [[], [0.0], [0.0, 0.0], [0.0, 0.0, 0.0]]
     # "The company" after "Apple" is left alone; "the plan" after "the plans" is one lemma
     assert marked(plan_doc(), spans, heads, scores) == {(2, 1), (3, 2)}
-    # a noun inside a named entity counts as a name
-    assert marked(plan_doc(with_entity=True), spans, heads, scores) == set()
+    # a noun inside a named entity counts as a name where it is capitalised or the entity a
+    # date, a time or a number ("the third quarter"); not a lower-case one that the NER took
+    # for a name ("the fox": ORG)
+    assert marked(plan_doc("ORG", "Company"), spans, heads, scores) == set()
+    assert marked(plan_doc("DATE"), spans, heads, scores) == set()
+    assert marked(plan_doc("ORG"), spans, heads, scores) == {(2, 1), (3, 2)}
 
 
 def test_nothing_is_marked_without_tags_or_heads():
