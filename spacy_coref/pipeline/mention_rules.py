@@ -47,6 +47,8 @@ SKIPPABLE_LEFT_DEPS = _ids("predet", "preconj", "advmod", "cc", "punct", "neg", 
 # preposition or with "'s", "either" or "that" (it may end with one: "the man he spoke [of]").
 BAD_EDGE_POS = _pos("PUNCT", "SPACE", "CCONJ", "SCONJ")
 BAD_START_POS = _pos("ADP")
+# nor with an infinitive's "to" ("promoted her [to leader]": the parser read a verb)
+BAD_START_TAGS = _ids("TO")
 ADP = POS_IDS["ADP"]
 BAD_START_DEPS = _ids("case", "cc", "preconj", "punct", "mark")
 NOMINAL_POS = _pos("NOUN", "PROPN", "NUM")
@@ -166,10 +168,10 @@ def read_parse(doc: Doc) -> ParseView:
     # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
     # neither does a greeting start one: "Hi [Priya]"
     can_start = [
-        ok and d not in BAD_START_DEPS and p not in BAD_START_POS
+        ok and d not in BAD_START_DEPS and p not in BAD_START_POS and t not in BAD_START_TAGS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
         and not (low in GREETING_WORDS and d in COMPOUND_DEPS)
-        for ok, d, p, low, h in zip(can_end, dep, pos, lower, heads)
+        for ok, d, p, t, low, h in zip(can_end, dep, pos, tag, lower, heads)
     ]
     entity = [-1] * n
     for index, ent in enumerate(doc.ents):

@@ -308,6 +308,23 @@ def test_a_greeting_read_as_part_of_the_name_starts_no_mention(greeting):
     assert texts(friend, extract_mentions(friend)) == ["a dear friend"]
 
 
+def test_an_infinitive_to_starts_no_mention():
+    # "The conductor promoted her to leader .": the small parser reads "to leader" as a verb
+    # with its infinitive marker; the noun is the mention, not "to leader"
+    doc = make_doc(
+        [
+            ("The", 1, "det", "DET", "DT"),
+            ("conductor", 2, "nsubj", "NOUN", "NN"),
+            ("promoted", 2, "ROOT", "VERB", "VBD"),
+            ("her", 2, "dobj", "PRON", "PRP"),
+            ("to", 5, "aux", "PART", "TO"),
+            ("leader", 2, "xcomp", "NOUN", "NN"),
+            (".", 2, "punct", "PUNCT", "."),
+        ]
+    )
+    assert texts(doc, extract_mentions(doc)) == ["The conductor", "her", "leader"]
+
+
 def test_a_mention_holds_the_whole_of_a_hyphenated_word():
     # "My ex-wife called": the small parser makes "ex", "-" and "wife" three subjects
     words = ["My", "ex", "-", "wife", "called", "."]
