@@ -2,13 +2,15 @@
 spans up to a width, or both (so the recall ceiling of the rules can be measured against learned
 candidates); or the spans up to a width that a mention can be without a parse
 ("sentence_spans": within one sentence, not starting or ending on punctuation or a
-function word, nor starting with a subject pronoun)."""
+function word, nor starting with a subject pronoun, nor running from a verb into its object
+pronoun)."""
 from typing import Literal
 
 import numpy
 from spacy.strings import hash_string
 
 from ..annotations import MENTIONS_KEY
+from ..pipeline.word_tags import TAG_CODES, load_word_tags, tag_codes
 from ..types import MentionOffsets
 
 CandidateSource = Literal["rules", "spans", "both", "sentence_spans"]
@@ -23,10 +25,19 @@ NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to",
 # husband"): "He told her", "she became its" are clauses
 SUBJECT_PRONOUNS = frozenset(("i", "he", "she", "we", "they"))
 COORDINATORS = frozenset(("and", "or"))
+# nor does a span end in a verb and its object pronoun ("The city hired her" is a clause, not
+# one of Maria's mentions), but where a relative word or "to" makes it a noun phrase with its
+# clause ("the man who saw him", "the best time to drink them"); the verb by its usual tag
+OBJECT_PRONOUNS = frozenset(("him", "her", "them", "me", "us"))
+NOUN_PHRASE_CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "to"))
 _NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
 _SUBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in SUBJECT_PRONOUNS], dtype="uint64")
 _COORDINATOR_IDS = numpy.asarray([hash_string(w) for w in COORDINATORS], dtype="uint64")
 _NOT_AT_END_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_END], dtype="uint64")
+_OBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in OBJECT_PRONOUNS], dtype="uint64")
+_CLAUSE_WORD_IDS = numpy.asarray(
+    [hash_string(w) for w in NOUN_PHRASE_CLAUSE_WORDS], dtype="uint64"
+)
 
 
 def doc_candidates(
@@ -66,8 +77,24 @@ def doc_candidates(
         second = numpy.minimum(arr[:, 0] + 1, len(doc) - 1)
         clause = numpy.isin(lower[arr[:, 0]], _SUBJECT_PRONOUN_IDS) & (arr[:, 1] - arr[:, 0] > 1)
         keep &= ~(clause & ~numpy.isin(lower[second], _COORDINATOR_IDS))
+        keep &= ~_verb_and_object(lower, arr)
 
     return numpy.unique(arr[keep], axis=0)  # unique() also sorts rows lexicographically
+
+
+def _verb_and_object(lower: numpy.ndarray, arr: numpy.ndarray) -> numpy.ndarray:
+    """[C] whether each span of two words or more ends in a verb and its object pronoun and
+    holds no relative word or "to"; `lower` [T] the doc's lower-case hashes."""
+    last = numpy.maximum(arr[:, 1] - 1, 0)
+    before = numpy.maximum(last - 1, 0)
+    verb = tag_codes(lower, load_word_tags()) == TAG_CODES["VERB"]  # [T]
+    clause_word = numpy.concatenate([[0], numpy.cumsum(numpy.isin(lower, _CLAUSE_WORD_IDS))])
+    return (
+        (arr[:, 1] - arr[:, 0] > 1)
+        & numpy.isin(lower[last], _OBJECT_PRONOUN_IDS)
+        & verb[before]
+        & (clause_word[last] == clause_word[arr[:, 0]])
+    )
 
 
 def _all_spans(n_tokens: int, max_width: int) -> numpy.ndarray:

@@ -51,3 +51,14 @@ def test_a_subject_pronoun_starts_no_span_but_a_coordination():
     # the last word of a doc starts no two-word span: no index past the end
     last = Doc(doc.vocab, words=["Anna", "saw", "she"])
     assert "she" in _texts(last, doc_candidates(last, source="sentence_spans", max_width=4))
+
+
+def test_a_verb_and_its_object_pronoun_end_no_span_but_a_relative_clause():
+    words = ["The", "city", "hired", "her", ";", "the", "man", "who", "saw", "him", "left", ";",
+             "a", "picture", "of", "him", ";", "the", "time", "to", "drink", "them"]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    texts = _texts(doc, doc_candidates(doc, source="sentence_spans", max_width=5))
+    assert {"The city", "her", "him", "them"} <= texts
+    assert not {"The city hired her", "city hired her", "hired her"} & texts
+    # a relative word or "to" makes the clause part of a noun phrase; a preposition is no verb
+    assert {"the man who saw him", "a picture of him", "the time to drink them"} <= texts
