@@ -90,11 +90,16 @@ NAME_PREPOSITIONS = _ids("of", "from")
 NUMERIC_ENT_LABELS = _ids("DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
 DEFAULT_ENT_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
                       "WORK_OF_ART", "LAW", "LANGUAGE")
-_ATTRS = ["POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE", "SPACY"]
+_ATTRS = [
+    "POS", "DEP", "TAG", "LOWER", "LEMMA", "ENT_TYPE", "IS_PUNCT", "IS_SPACE", "SPACY", "IS_TITLE"
+]
 _LOWER_I = get_string_id("i")
 HYPHEN_IDS = _ids("-", "\u2010", "\u2011")
-# A letter's greeting that the parser makes part of the name it greets: "[Dear Ms. Okafor]"
+# A letter's greeting that the parser makes part of the name it greets: "[Dear Ms. Okafor]",
+# as a compound, or capitalised as an adjective ("Dear Mr. Alvarez", "Dear colleagues"; "I
+# am, dear Sir" and "a dear friend" keep theirs)
 GREETING_WORDS = _ids(*GREETINGS)
+AMOD = get_string_id("amod")
 # fmt: on
 
 
@@ -153,7 +158,7 @@ def read_parse(doc: Doc) -> ParseView:
             children[head].append(i)
     # Python ints from uint64: lowercase forms and lemmas are 64-bit string hashes.
     columns = doc.to_array(_ATTRS).reshape((n, len(_ATTRS))).T.tolist()
-    pos, dep, tag, lower, lemma, ent_type, is_punct, is_space, spacy = columns
+    pos, dep, tag, lower, lemma, ent_type, is_punct, is_space, spacy, is_title = columns
     can_end = [not (p in BAD_EDGE_POS or pu or sp) for p, pu, sp in zip(pos, is_punct, is_space)]
     # a hyphen with no space on either side; the space tokens read one by one (few)
     word_hyphen = [
@@ -170,8 +175,8 @@ def read_parse(doc: Doc) -> ParseView:
     can_start = [
         ok and d not in BAD_START_DEPS and p not in BAD_START_POS and t not in BAD_START_TAGS
         and not (p == PRON and low == _LOWER_I and d in COMPOUND_DEPS and pos[h] == PROPN)
-        and not (low in GREETING_WORDS and d in COMPOUND_DEPS)
-        for ok, d, p, t, low, h in zip(can_end, dep, pos, tag, lower, heads)
+        and not (low in GREETING_WORDS and (d in COMPOUND_DEPS or (d == AMOD and title)))
+        for ok, d, p, t, low, h, title in zip(can_end, dep, pos, tag, lower, heads, is_title)
     ]
     entity = [-1] * n
     for index, ent in enumerate(doc.ents):

@@ -325,6 +325,24 @@ def test_an_infinitive_to_starts_no_mention():
     assert texts(doc, extract_mentions(doc)) == ["The conductor", "her", "leader"]
 
 
+def test_a_capitalised_greeting_read_as_an_adjective_starts_no_mention():
+    # "Dear Mr. Alvarez ," and "Dear colleagues ,": the parser may make "Dear" an adjective
+    alvarez = make_doc([("Dear", 2, "amod", "ADJ", "JJ"), ("Mr.", 2, "compound", "PROPN", "NNP"),
+                        ("Alvarez", 2, "ROOT", "PROPN", "NNP"), (",", 2, "punct", "PUNCT")],
+                       ents=["O", "O", "B-PERSON", "O"])
+    mentions = texts(alvarez, extract_mentions(alvarez))
+    assert "Mr. Alvarez" in mentions and not any(m.startswith("Dear") for m in mentions)
+    colleagues = make_doc([("Dear", 1, "amod", "ADJ", "JJ"), ("colleagues", 1, "ROOT", "NOUN"),
+                           (",", 1, "punct", "PUNCT")])
+    assert texts(colleagues, extract_mentions(colleagues)) == ["colleagues"]
+    # in lower case it stays, as in the data sets: "I am , dear Sir ,", "my dear friend"
+    sir = make_doc([("dear", 1, "amod", "ADJ", "JJ"), ("Sir", 1, "ROOT", "PROPN", "NNP")])
+    assert "dear Sir" in texts(sir, extract_mentions(sir))
+    friend = make_doc([("my", 2, "poss", "PRON", "PRP$"), ("dear", 2, "amod", "ADJ", "JJ"),
+                       ("friend", 2, "ROOT", "NOUN")])
+    assert "my dear friend" in texts(friend, extract_mentions(friend))
+
+
 def test_a_mention_holds_the_whole_of_a_hyphenated_word():
     # "My ex-wife called": the small parser makes "ex", "-" and "wife" three subjects
     words = ["My", "ex", "-", "wife", "called", "."]
