@@ -57,8 +57,9 @@ reliably, and their violations are the errors a user sees first:
   (`other_heads.py`); without a parse, the heads of short lower-case phrases come from each
   word's usual tag (`word_tags.py`).
 * whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
-  hold "the little house in Great Britain Street" becomes that (`whole_phrases.py`); applied
-  last.
+  hold "the little house in Great Britain Street" becomes that, and a cluster whose only
+  names are first words of a longer name ("Norvell" of "Norvell Energy") goes to the whole
+  name (`whole_phrases.py`); applied last.
 * salience: no constraint but a preference, applied first: a "he" or "she" takes a subject
   over an object, a mention in its own or the last sentence, a closer one, and one in its own
   role, by more than the model's scores alone say (`salience.py`).
@@ -105,7 +106,7 @@ from .salience import with_salience
 from .same_head import merge_nested_same_head, one_mention_per_head
 from .thing_nouns import THING_NOUNS
 from .unparsed_binding import unparsed_clause_subjects
-from .whole_phrases import whole_names, whole_phrases
+from .whole_phrases import fold_first_words, whole_names, whole_phrases
 from .word_tags import TAG_CODES, load_word_tags, tag_codes
 
 AGREEMENT = "agreement"
@@ -723,6 +724,7 @@ def decode_clusters(
         clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
     if WHOLE_PHRASES in constraints:
         # last: the other rules read the mentions the model linked
+        clusters = fold_first_words(doc, clusters, spans.tolist())
         clusters = whole_phrases(doc, clusters, spans.tolist())
     return clusters
 

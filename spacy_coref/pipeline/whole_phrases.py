@@ -28,7 +28,10 @@ Part of a name is not what a pronoun means: "Harbor" in "Harbor Airlines ... it"
 "Nakamura" in "Professor Nakamura ... her" are candidates (OntoGUM annotates names inside
 names: "[Penn] State"), and the model links pronouns to them. A pronoun takes no first words
 of a name as its antecedent, and its link to a name's last words goes to the whole name
-(`whole_names`, `constraints._with_whole_names`).
+(`whole_names`, `constraints._with_whole_names`). Nor is a cluster whose only names are such
+first words an entity of its own (`fold_first_words`): "San" of four "San Francisco"s, or
+"Norvell" of "Shares of Norvell Energy fell after the company cut its forecast" with "the
+company", which belongs to the whole name.
 """
 from collections import defaultdict
 from typing import Dict, FrozenSet, List, Sequence, Set, Tuple
@@ -183,7 +186,7 @@ def _relation_to(token: Token, head: int) -> str:
 
 
 def whole_names(
-    doc: Doc, spans: Sequence[Sequence[int]]
+    doc: Doc, spans: Sequence[Sequence[int]], *, for_pronouns: bool = True
 ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """Which mentions are pronouns, and for each mention that is part of a longer name that is
     a mention too, that name: its first words, "Harbor" of "Harbor Airlines" (one named
@@ -194,6 +197,7 @@ def whole_names(
 
     doc (Doc): the doc.
     spans (Sequence): [M] (start, end) token offsets of the kept mentions, end exclusive.
+    for_pronouns (bool): find no names where no mention is a pronoun (the scores' use).
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]): [M] bool, the pronouns; [M]
         int, the index of each mention's whole name, -1 where it has none; [M] bool, the
         parts that are first words.
@@ -224,7 +228,7 @@ def whole_names(
         & (head[before] == last)
         & numpy.isin(dep[before], NAME_PART_DEP_IDS)
     )
-    if not (len(first_words) or len(last_words)) or not pronoun.any():
+    if not (len(first_words) or len(last_words)) or (for_pronouns and not pronoun.any()):
         return pronoun, whole, first
     index = {(int(start), int(end)): i for i, (start, end) in enumerate(spans.tolist())}
     for i in first_words.tolist():
@@ -249,3 +253,52 @@ def whole_names(
                 whole[i] = index[(s, end)]
                 break
     return pronoun, whole, first
+
+
+def fold_first_words(
+    doc: Doc, clusters: ClusterOffsets, spans: Sequence[Sequence[int]]
+) -> ClusterOffsets:
+    """The clusters without those whose only names are the first words of longer names that
+    are mentions ("Norvell" of "Norvell Energy": `whole_names`): the first words leave, and the
+    cluster's other mentions join the whole name's cluster ("the company" goes to "Norvell
+    Energy"). They stay a cluster of their own where one has the first words' last word as
+    its head ("World" of "World War II" with "the world"), or is "he" or "she" and the whole
+    name is not a person's ("Clinton" of "the Clinton Foundation" with "he"). Docs without a
+    parse are left as they are.
+
+    doc (Doc): the doc the clusters are in.
+    clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
+    spans (Sequence): [M] (start, end) token offsets of the kept mentions.
+    RETURNS (List[List[Tuple[int, int]]]): the clusters, each sorted, in document order.
+    """
+    if not clusters or not doc.has_annotation("DEP"):
+        return clusters
+    spans = [(int(start), int(end)) for start, end in spans]
+    _, whole, first = whole_names(doc, spans, for_pronouns=False)
+    if not first.any():
+        return clusters
+    whole_of = {spans[i]: spans[whole[i]] for i in numpy.flatnonzero(first).tolist()}
+    result = [list(cluster) for cluster in clusters]
+    for k, cluster in enumerate(result):
+        names = [(s, e) for s, e in cluster if doc[e - 1].pos == PROPN]
+        if not names or any(name not in whole_of for name in names):
+            continue
+        rest = [mention for mention in cluster if mention not in whole_of]
+        name = whole_of[names[0]]
+        words = {doc[e - 1].lower_ for _, e in names}
+        person = doc[name[1] - 1].ent_type_ == "PERSON"
+        if any(
+            doc[s:e].root.lower_ in words
+            or (e - s == 1 and doc[s].lower_ in PERSONAL_PRONOUNS and not person)
+            for s, e in rest
+        ):
+            result[k] = rest
+            continue
+        result[k] = []
+        holder = next((c for c in result if name in c), None)
+        if holder is None:
+            result[k] = [name, *rest] if rest else []
+        else:
+            holder.extend(rest)
+    kept = [sorted(set(cluster)) for cluster in result if len(set(cluster)) > 1]
+    return sorted(kept, key=lambda cluster: cluster[0])

@@ -8,11 +8,12 @@ from test_constraints import scores_for  # noqa: E402 (the same folder)
 
 from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
 from spacy_coref.pipeline.coref import coref_pipeline_path
-from spacy_coref.pipeline.whole_phrases import whole_names, whole_phrases
+from spacy_coref.pipeline.whole_phrases import fold_first_words, whole_names, whole_phrases
 
 POS = {"DT": "DET", "JJ": "ADJ", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "NNP": "PROPN",
        "VBD": "VERB", "VBZ": "VERB", ",": "PUNCT", "CC": "CCONJ", "PRP": "PRON", ".": "PUNCT",
-       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET", "PRP$": "PRON"}
+       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET", "PRP$": "PRON",
+       "RB": "ADV"}
 
 
 def parsed(words, heads, deps, tags, ents=None):
@@ -277,3 +278,83 @@ def test_a_name_inside_a_name_stays_where_the_whole_name_is_no_mention_or_anothe
     assert (whole_names(doc, [HARBOR, HARBOR_AIRLINES, HUGO_BRANDT])[1] == -1).all()
     bare = Doc(doc.vocab, words=[t.text for t in doc])
     assert (whole_names(bare, [HARBOR, HARBOR_AIRLINES, IT2])[1] == -1).all()
+
+
+def norvell_doc(pronoun="its", label="ORG"):
+    # Shares of Norvell Energy fell after the company cut its forecast , and Norvell said so .
+    words = ["Shares", "of", "Norvell", "Energy", "fell", "after", "the", "company", "cut",
+             pronoun, "forecast", ",", "and", "Norvell", "said", "so", "."]
+    doc = parsed(
+        words,
+        [4, 0, 3, 1, 4, 8, 7, 8, 4, 10, 8, 4, 4, 14, 4, 14, 4],
+        ["nsubj", "prep", "compound", "pobj", "ROOT", "mark", "det", "nsubj", "advcl", "poss",
+         "dobj", "punct", "cc", "nsubj", "conj", "advmod", "punct"],
+        ["NNS", "IN", "NNP", "NNP", "VBD", "IN", "DT", "NN", "VBD", "PRP$", "NN", ",", "CC",
+         "NNP", "VBD", "RB", "."],
+    )
+    doc.set_ents([Span(doc, 2, 4, label), Span(doc, 13, 14, "ORG")])
+    return doc
+
+
+NORVELL, NORVELL_ENERGY, COMPANY, ITS, NORVELL_ALONE = (2, 3), (2, 4), (6, 8), (9, 10), (13, 14)
+NORVELL_SPANS = [NORVELL, NORVELL_ENERGY, COMPANY, ITS, NORVELL_ALONE]
+
+
+def test_a_cluster_whose_only_names_are_first_words_goes_to_the_whole_name():
+    doc = norvell_doc()
+    # "the company" links to "Norvell" best, "its" to "the company"
+    scores = scores_for(NORVELL_SPANS, [
+        [], [-5.0], [5.0, -5.0], [3.0, 2.0, 6.0], [-5.0] * 4,
+    ])
+    assert decode_clusters(doc, scores, 0.0, []) == [[NORVELL, COMPANY, ITS]]
+    wanted = [[NORVELL_ENERGY, COMPANY, ITS]]
+    assert decode_clusters(doc, scores, 0.0, ["whole_phrases"]) == wanted
+    # the whole name in a cluster already: the others join it
+    clusters = [[NORVELL, COMPANY], [NORVELL_ENERGY, ITS]]
+    assert fold_first_words(doc, clusters, NORVELL_SPANS) == wanted
+    # a name of its own in the cluster: the name is an entity, the cluster stays
+    clusters = [[NORVELL, COMPANY, NORVELL_ALONE]]
+    assert fold_first_words(doc, clusters, NORVELL_SPANS) == clusters
+    bare = Doc(doc.vocab, words=[t.text for t in doc])
+    assert fold_first_words(bare, [[NORVELL, COMPANY]], NORVELL_SPANS) == [[NORVELL, COMPANY]]
+
+
+def test_first_words_alone_are_no_cluster():
+    # Norvell Energy grew , and Norvell Energy hired .  ("San" of four "San Francisco"s)
+    doc = parsed(
+        ["Norvell", "Energy", "grew", ",", "and", "Norvell", "Energy", "hired", "."],
+        [1, 2, 2, 2, 2, 6, 7, 2, 2],
+        ["compound", "nsubj", "ROOT", "punct", "cc", "compound", "nsubj", "conj", "punct"],
+        ["NNP", "NNP", "VBD", ",", "CC", "NNP", "NNP", "VBD", "."],
+        ents=["B-ORG", "I-ORG", "O", "O", "O", "B-ORG", "I-ORG", "O", "O"],
+    )
+    spans = [(0, 1), (0, 2), (5, 6), (5, 7)]
+    assert fold_first_words(doc, [[(0, 1), (5, 6)], [(0, 2), (5, 7)]], spans) == [
+        [(0, 2), (5, 7)]
+    ]
+
+
+def test_he_or_she_goes_to_the_whole_name_only_if_it_is_a_persons():
+    clusters = [[NORVELL, COMPANY, ITS]]
+    # "the Clinton Foundation ... he": "he" is no foundation; the first words leave
+    doc = norvell_doc("his", "ORG")
+    assert fold_first_words(doc, clusters, NORVELL_SPANS) == [[COMPANY, ITS]]
+    doc = norvell_doc("his", "PERSON")
+    assert fold_first_words(doc, clusters, NORVELL_SPANS) == [[NORVELL_ENERGY, COMPANY, ITS]]
+
+
+def test_first_words_linked_to_their_own_word_leave_the_cluster_to_it():
+    # World War ended , and the world rejoiced and it danced .
+    doc = parsed(
+        ["World", "War", "ended", ",", "and", "the", "world", "rejoiced", "and", "it", "danced",
+         "."],
+        [1, 2, 2, 2, 2, 6, 7, 2, 7, 10, 7, 2],
+        ["compound", "nsubj", "ROOT", "punct", "cc", "det", "nsubj", "conj", "cc", "nsubj",
+         "conj", "punct"],
+        ["NNP", "NNP", "VBD", ",", "CC", "DT", "NN", "VBD", "CC", "PRP", "VBD", "."],
+        ents=["B-EVENT", "I-EVENT"] + ["O"] * 10,
+    )
+    world, world_war, the_world, it = (0, 1), (0, 2), (5, 7), (9, 10)
+    spans = [world, world_war, the_world, it]
+    # "the world" is the world, not the war
+    assert fold_first_words(doc, [[world, the_world, it]], spans) == [[the_world, it]]
