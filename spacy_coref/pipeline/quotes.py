@@ -21,7 +21,7 @@ its greeting addresses ("Dear Mr. Hallworth,", "Hi Daniel,") and the name it is 
 signature and its "you" with the greeting, as a quote's do with its speaker and addressee;
 where only one of the two is found, "I" leaves the reader's cluster and "you" the writer's.
 """
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 from spacy.strings import hash_string
@@ -37,6 +37,11 @@ QUOTE_MARKS = {'"': '"', "“": "”", "``": "''", "„": "“"}
 _MARK_HASHES = numpy.asarray(
     [hash_string(mark) for mark in {*QUOTE_MARKS, *QUOTE_MARKS.values()}], dtype="uint64"
 )
+# Single marks, which quote too where they stand apart from an apostrophe's place (`single_quotes`)
+SINGLE_OPENING = frozenset(("'", "‘"))
+SINGLE_CLOSING = frozenset(("'", "’"))
+SINGLE_MARKS = SINGLE_OPENING | SINGLE_CLOSING
+_SINGLE_MARK_HASHES = numpy.asarray([hash_string(mark) for mark in SINGLE_MARKS], dtype="uint64")
 # A quote that runs longer than this is a parse of stray marks (or a chapter of dialogue
 # whose closing mark is missing): it is not attributed.
 MAX_QUOTE_TOKENS = 150
@@ -96,12 +101,19 @@ class QuoteSpeaker(NamedTuple):
 
 
 def find_quotes(doc: Doc) -> List[Tuple[int, int]]:
-    """The token offsets of each quote's text, between paired quotation marks.
+    """The token offsets of each quote's text, between paired quotation marks: double ones,
+    and outside them single ones (`single_quotes`).
 
     doc (Doc): the doc.
     RETURNS (List[Tuple[int, int]]): (start, end) of the text inside each pair of marks, in
         document order. Unpaired marks and empty or over-long quotes are left out.
     """
+    double = _double_quotes(doc)
+    single = single_quotes(doc, double)
+    return sorted(double + single) if single else double
+
+
+def _double_quotes(doc: Doc) -> List[Tuple[int, int]]:
     quotes = []
     opened: Optional[Tuple[int, str]] = None
     # only the marks are read: a novel has a hundred thousand tokens and a few thousand marks
@@ -117,6 +129,67 @@ def find_quotes(doc: Doc) -> List[Tuple[int, int]]:
         elif text in QUOTE_MARKS:
             opened = (i, text)
     return quotes
+
+
+def single_quotes(doc: Doc, double: Sequence[Tuple[int, int]] = ()) -> List[Tuple[int, int]]:
+    """Quotes between single marks ("'Mr. Heathcliff?' I said", as British novels print
+    dialogue), outside the `double` quotes (a quote inside a quote is its speaker's words).
+    An apostrophe is a token of its own too ("the girls' room"), so a mark opens a quote
+    only after punctuation or a line, and closes it only right after punctuation (`_opens`,
+    `_closes`); the spaces are not read, as a tokenized corpus has one after every word.
+
+    doc (Doc): the doc.
+    double (Sequence[Tuple[int, int]]): the double quotes' text offsets.
+    RETURNS (List[Tuple[int, int]]): (start, end) of each quote's text, in document order.
+    """
+    orth = doc.to_array("ORTH").astype("uint64")
+    marks = numpy.flatnonzero(numpy.isin(orth, _SINGLE_MARK_HASHES)).tolist()
+    if not marks:
+        return []
+    inside = numpy.zeros(len(doc) + 1, dtype="int64")
+    for start, end in double:
+        inside[start - 1] += 1
+        inside[end + 1] -= 1
+    inside = numpy.cumsum(inside) > 0
+    quotes = []
+    opened: Optional[int] = None
+    for i in marks:
+        if inside[i]:
+            continue
+        token = doc[i]
+        if opened is not None and _closes(token):
+            if 0 < i - opened - 1 <= MAX_QUOTE_TOKENS:
+                quotes.append((opened + 1, i))
+            opened = None
+        elif _opens(token):
+            opened = i
+    return quotes
+
+
+def _opens(token: Token) -> bool:
+    """A single mark that opens a quote: at the start, on a new line, or after punctuation
+    (". 'Mr.", ", 'Go", "' 'Thrushcross": not after a word, as a plural's apostrophe is),
+    with a word after it."""
+    doc, i = token.doc, token.i
+    if token.text not in SINGLE_OPENING or i + 1 >= len(doc):
+        return False
+    after = doc[i + 1]
+    if after.is_space or after.is_punct:
+        return False
+    if i == 0:
+        return True
+    before = doc[i - 1]
+    return before.is_space or before.is_punct
+
+
+def _closes(token: Token) -> bool:
+    """A single mark that closes a quote: right after the punctuation that ends the quoted
+    words ("?' I said", ",' he", "--' "), not after a word ("the girls' room")."""
+    doc, i = token.doc, token.i
+    if token.text not in SINGLE_CLOSING or i == 0:
+        return False
+    before = doc[i - 1]
+    return before.is_punct and before.text not in SINGLE_MARKS
 
 
 def quote_speakers(
@@ -348,6 +421,8 @@ def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:
             if child.i not in inside and _says(child):
                 return child
     after = range(end + 1, min(end + 1 + TAG_WINDOW, len(doc)))
+    if end > start and doc[end - 1].text == ".":
+        after = range(0)  # '"You look tired." Tom laughed.': a full stop ends the sentence
     before = range(start - 2, max(start - 2 - TAG_WINDOW, -1), -1)
     for positions in (after, before):
         for i in positions:

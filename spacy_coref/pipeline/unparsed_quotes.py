@@ -74,7 +74,9 @@ def unparsed_speech_tags(
     marks = _quote_mark_positions(doc, quotes)
     found = []
     for start, end in quotes:
-        attributed = _tag_after(doc, end, verbs, window, stops, marks, tag)
+        attributed = None
+        if not (end > start and doc[end - 1].text == "."):  # '"You look tired." Tom laughed.'
+            attributed = _tag_after(doc, end, verbs, window, stops, marks, tag)
         if attributed is None:
             attributed = _tag_before(doc, start, verbs, window, stops, marks, tag)
         if attributed is None:

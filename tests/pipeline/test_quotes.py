@@ -69,6 +69,34 @@ def test_quotes_are_paired_marks_of_each_kind():
     assert find_quotes(empty) == []
 
 
+def test_single_marks_quote_where_no_apostrophe_stands():
+    # ' Mr. Heathcliff ? ' I said . The girls ' room was cold . " She said , ' No . ' "
+    words = ["'", "Mr.", "Heathcliff", "?", "'", "I", "said", ".", "The", "girls", "'", "room",
+             "was", "cold", ".", '"', "She", "said", ",", "'", "No", ".", "'", '"']
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    # a plural's apostrophe opens nothing; a quote inside a quote is its speaker's words
+    assert find_quotes(doc) == [(1, 4), (16, 23)]
+    curly = Doc(spacy.blank("en").vocab, words=["‘", "Go", ",", "’", "she", "said", "."])
+    assert find_quotes(curly) == [(1, 3)]
+
+
+def full_stop_doc(end):
+    # " You look tired END " Tom laughed .  (the quote a sentence of its own)
+    return parsed([
+        ('"', 2, "punct", "PUNCT", '"'), ("You", 2, "nsubj", "PRON", "you"),
+        ("look", 2, "ROOT", "VERB", "look"), ("tired", 2, "acomp", "ADJ", "tired"),
+        (end, 2, "punct", "PUNCT", end), ('"', 2, "punct", "PUNCT", '"'),
+        ("Tom", 7, "nsubj", "PROPN", "Tom"), ("laughed", 7, "ROOT", "VERB", "laugh"),
+        (".", 7, "punct", "PUNCT", "."),
+    ])
+
+
+def test_a_quote_ending_in_a_full_stop_takes_no_tag_after_it():
+    # '"You look tired," Tom laughed.' is Tom's; '"You look tired." Tom laughed.' is not
+    assert [q.speaker for q in quote_speakers(full_stop_doc(","))] == [(6, 7)]
+    assert quote_speakers(full_stop_doc(".")) == []
+
+
 def test_speaker_and_addressee_from_the_speech_tag():
     quotes = quote_speakers(told_doc())
     assert [(q.start, q.end, q.speaker, q.addressee) for q in quotes] == [(1, 5, (6, 7), (8, 9))]

@@ -42,6 +42,7 @@ def attributed(nlp, text):
         ('Grandma smiled at Lily and said, "I knitted this for you."', "Grandma", None),
         ('Mrs. Gray said to the new boy, "You can sit here."', "Mrs. Gray", "the new boy"),
         ('"Hi," he began to puff.', "he", None),  # "to puff" is no one
+        ("'You look tired,' Tom laughed.", "Tom", None),  # single marks
     ],
 )
 def test_the_speech_tag_is_read_off_the_words(nlp, text, speaker, addressee):
@@ -53,6 +54,7 @@ def test_the_speech_tag_is_read_off_the_words(nlp, text, speaker, addressee):
     "text",
     [
         '"I am late." Tom sat down.',  # no verb of saying
+        '"You look tired." Tom laughed.',  # a full stop ends the quote's sentence
         'Tom said nothing. "I am late."',  # the tag is the sentence before's
         'Tom, who never said much about it, "I am late."',  # other words between verb and quote
     ],
