@@ -258,13 +258,14 @@ def whole_names(
 def fold_first_words(
     doc: Doc, clusters: ClusterOffsets, spans: Sequence[Sequence[int]]
 ) -> ClusterOffsets:
-    """The clusters without those whose only names are the first words of longer names that
-    are mentions ("Norvell" of "Norvell Energy": `whole_names`): the first words leave, and the
-    cluster's other mentions join the whole name's cluster ("the company" goes to "Norvell
-    Energy"). They stay a cluster of their own where one has the first words' last word as
-    its head ("World" of "World War II" with "the world"), or is "he" or "she" and the whole
-    name is not a person's ("Clinton" of "the Clinton Foundation" with "he"). Docs without a
-    parse are left as they are.
+    """The clusters, each whose only names are the first words of longer names that are
+    mentions ("Norvell" of "Norvell Energy": `whole_names`) folded into the whole name: the
+    first words leave it, and its other mentions join the whole name's cluster ("the company"
+    goes to "Norvell Energy"; a cluster of first words alone is gone). The other mentions stay
+    a cluster of their own where one has the first words' last word as its head ("World" of
+    "World War II" with "the world"), or is "he" or "she" and the whole name is not a
+    person's ("Clinton" of "the Clinton Foundation" with "he"). Docs without a parse are left
+    as they are.
 
     doc (Doc): the doc the clusters are in.
     clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
