@@ -101,7 +101,15 @@ from .name_match import (
 from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs, unparsed_other_head_pairs
 from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
-from .quotes import FIRST_PLURAL, FIRST_SINGULAR, QUOTE_MARKS, SECOND, link_quote_pronouns
+from .quotes import (
+    FIRST_PLURAL,
+    FIRST_SINGULAR,
+    QUOTATION_TOKENS,
+    SECOND,
+    find_quotes,
+    link_quote_pronouns,
+    marks_all_paired,
+)
 from .salience import with_salience
 from .same_head import merge_nested_same_head, one_mention_per_head
 from .thing_nouns import THING_NOUNS
@@ -130,7 +138,7 @@ INDEFINITE_ARTICLES = {"a", "an", "another"}
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
-# Persons of pronouns, in text without quotes only (`narration_persons`): the decoding's alone
+# Persons of pronouns, outside quotes only (`narration_persons`): the decoding's alone
 # (the model's features read the four classes above).
 THIRD_PERSON, FIRST_SINGULAR_PERSON, FIRST_PLURAL_PERSON, SECOND_PERSON = 16, 32, 64, 128
 # "you" in a doc with neither quotes nor speakers (an email, a letter, a manual): the reader,
@@ -163,7 +171,7 @@ CONFLICTS = {
     PLACE: MASCULINE | FEMININE | HUMAN,
     COLLECTIVE: MASCULINE | FEMININE | HUMAN,
     PLURAL: MASCULINE | FEMININE,
-    # persons, in text without quotes: a third-person pronoun is never "I", "we" or "you",
+    # persons, outside quotes: a third-person pronoun is never "I", "we" or "you",
     # and "we" never "I" or "you"; "I" may be "you" (the turns of a transcript), but not the
     # reader's (text without speakers)
     THIRD_PERSON: PERSONS & ~THIRD_PERSON,
@@ -202,11 +210,6 @@ PERSON_OF_PRONOUN = {
     **dict.fromkeys(FIRST_PLURAL, FIRST_PLURAL_PERSON),
     **dict.fromkeys(SECOND, SECOND_PERSON),
 }
-# a token of its own that may open or close a quote: double marks, and single ones too ('Mr.
-# Heathcliff?' I said), which also make plural possessives ("the girls' room")
-QUOTATION_TOKENS = frozenset(
-    (*QUOTE_MARKS, *QUOTE_MARKS.values(), "'", "‘", "’", "`", "«", "»")
-)
 # "it" and "they", which the default decodes with a null score of their own (null_scores_by_form)
 NEUTER_PLURAL_PRONOUNS = tuple(form for form, c in PRONOUN_CLASS.items() if c in (NEUTER, PLURAL))
 # the pronouns that can stand before the subject they refer to ("When she landed, the pilot")
@@ -826,9 +829,12 @@ def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) ->
     email, a report, a transcript) or with its speakers given: there "I", "we" and "you" are
     the writer or speaker, their side and the reader or listener, never "he" or "they" ("ask
     Daniel ... your team"). In a doc without speakers, "you" is also the reader (READER),
-    never the writer's "I". Where a quote may hold them and no speakers are given, its speaker
-    decides (`quotes.py`), so they are left alone; names and nouns have no person ("I,
-    Martin").
+    never the writer's "I". Inside a quote its speaker decides (`quotes.py`), so a quote's
+    pronouns are left alone; outside the quotes of a doc whose marks are all paired
+    (`quotes.marks_all_paired`) the narration's pronouns get their persons too: a narrator's
+    "I" is never "he" (a novel told in the first person), but a "you" there need not be the
+    reader. Where a mark is left over, a quote's words may be anywhere and nothing is added.
+    Names and nouns have no person ("I, Martin").
 
     doc (Doc): the doc.
     spans (numpy.ndarray): [M, 2] the mentions' token offsets.
@@ -836,13 +842,22 @@ def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) ->
     RETURNS (numpy.ndarray): [M] the classes, with the pronouns' persons (PERSONS).
     """
     speakers = len(doc.spans.get(SPEAKERS_KEY, [])) > 0
+    quoted = None
     if not speakers and any(t.text in QUOTATION_TOKENS for t in doc):
-        return classes
+        quotes = find_quotes(doc)
+        if not marks_all_paired(doc, quotes):
+            return classes
+        quoted = numpy.zeros(len(doc), dtype=bool)
+        for start, end in quotes:
+            quoted[start:end] = True
     classes = classes.copy()
     one_word = numpy.flatnonzero(spans[:, 1] - spans[:, 0] == 1)
-    reader = 0 if speakers else READER
+    reader = 0 if speakers or quoted is not None else READER
     for i in one_word.tolist():
-        person = PERSON_OF_PRONOUN.get(doc[int(spans[i, 0])].lower_, 0)
+        start = int(spans[i, 0])
+        if quoted is not None and quoted[start]:
+            continue
+        person = PERSON_OF_PRONOUN.get(doc[start].lower_, 0)
         classes[i] |= person | (reader if person == SECOND_PERSON else 0)
     return classes
 

@@ -41,7 +41,11 @@ _MARK_HASHES = numpy.asarray(
 SINGLE_OPENING = frozenset(("'", "‘"))
 SINGLE_CLOSING = frozenset(("'", "’"))
 SINGLE_MARKS = SINGLE_OPENING | SINGLE_CLOSING
+APOSTROPHES = frozenset(("'", "’"))  # single marks that also stand for an apostrophe
 _SINGLE_MARK_HASHES = numpy.asarray([hash_string(mark) for mark in SINGLE_MARKS], dtype="uint64")
+# Every token that may open or close a quote: double marks, single ones (also an apostrophe's
+# token: "the girls' room") and others that are not paired here
+QUOTATION_TOKENS = frozenset((*QUOTE_MARKS, *QUOTE_MARKS.values(), *SINGLE_MARKS, "`", "«", "»"))
 # A quote that runs longer than this is a parse of stray marks (or a chapter of dialogue
 # whose closing mark is missing): it is not attributed.
 MAX_QUOTE_TOKENS = 150
@@ -164,6 +168,25 @@ def single_quotes(doc: Doc, double: Sequence[Tuple[int, int]] = ()) -> List[Tupl
         elif _opens(token):
             opened = i
     return quotes
+
+
+def marks_all_paired(doc: Doc, quotes: Sequence[Tuple[int, int]]) -> bool:
+    """Whether every quotation mark of the doc opens or closes one of `quotes` (its
+    `find_quotes`), but for marks that stand where an apostrophe does ("the girls' room"):
+    then the quotes hold all the doc's quoted words. Marks of other kinds ("«", "`") count as
+    unpaired.
+
+    doc (Doc): the doc.
+    quotes (Sequence[Tuple[int, int]]): the doc's quotes, text offsets.
+    RETURNS (bool): no quotation mark is left over.
+    """
+    bounds = {i for start, end in quotes for i in (start - 1, end)}
+    for token in doc:
+        if token.i in bounds or token.text not in QUOTATION_TOKENS:
+            continue
+        if token.text not in APOSTROPHES or _opens(token) or _closes(token):
+            return False
+    return True
 
 
 def _opens(token: Token) -> bool:

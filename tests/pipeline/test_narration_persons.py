@@ -1,4 +1,4 @@
-"""Persons in text without quotes: "I", "we", "you" and "he" are four people there, and a
+"""Persons outside quotes: "I", "we", "you" and "he" are four people there, and a
 conflict between them is repaired by cutting the weakest link (constraints.narration_persons,
 clustering's `cut_classes`)."""
 import numpy
@@ -56,16 +56,36 @@ def test_pronouns_take_their_person_in_a_doc_without_quotes():
     assert classes.tolist() == [MASCULINE, MASCULINE, 0, 0, PLURAL, 0]  # not changed in place
 
 
-def test_a_quote_mark_leaves_the_persons_to_the_quotes():
-    spans = numpy.asarray([(0, 1), (4, 5)], dtype="int64")
+def test_an_unpaired_quote_mark_leaves_the_persons_to_the_quotes():
+    # I am late , MARK he said  (the quote's other mark missing: its words may be anywhere)
+    spans = numpy.asarray([(0, 1), (5, 6)], dtype="int64")
     classes = numpy.asarray([0, MASCULINE])
-    for mark in ('"', "“", "'", "‘"):
-        doc = words_doc(["I", "am", "late", mark, "he", "said"])
+    for mark in ('"', "“", "'", "‘", "«"):
+        doc = words_doc(["I", "am", "late", ",", mark, "he", "said"])
         assert narration_persons(doc, spans, classes).tolist() == [0, MASCULINE]
     # a transcript with speakers and no quotes is narration: "he" is not the speaker's "I"
     doc = words_doc(["I", "am", "late", ".", "he", "said"])
     doc.spans[SPEAKERS_KEY] = [Span(doc, 0, 4, label="A"), Span(doc, 4, 6, label="B")]
+    spans = numpy.asarray([(0, 1), (4, 5)], dtype="int64")
     persons = narration_persons(doc, spans, classes).tolist()
+    assert persons == [FIRST_SINGULAR_PERSON, MASCULINE | THIRD_PERSON]
+
+
+def test_outside_paired_quotes_the_narration_takes_its_persons():
+    # I asked , MARK Are you late ? MARK and he said you were .
+    spans = numpy.asarray([(0, 1), (5, 6), (10, 11), (12, 13)], dtype="int64")
+    classes = numpy.asarray([0, 0, MASCULINE, 0])
+    for opening, closing in (('"', '"'), ("“", "”"), ("'", "'"), ("‘", "’")):
+        doc = words_doc(["I", "asked", ",", opening, "Are", "you", "late", "?", closing, "and",
+                         "he", "said", "you", "were", "."])
+        # the narrator is not "he"; the quote's "you" is its speaker's to say; the narration's
+        # "you" need not be the reader
+        assert narration_persons(doc, spans, classes).tolist() == [
+            FIRST_SINGULAR_PERSON, 0, MASCULINE | THIRD_PERSON, SECOND_PERSON]
+    # a plural's apostrophe is no quote: "I saw the girls' room and he left"
+    doc = words_doc(["I", "saw", "the", "girls", "'", "room", "and", "he", "left"])
+    spans = numpy.asarray([(0, 1), (7, 8)], dtype="int64")
+    persons = narration_persons(doc, spans, numpy.asarray([0, MASCULINE])).tolist()
     assert persons == [FIRST_SINGULAR_PERSON, MASCULINE | THIRD_PERSON]
 
 
