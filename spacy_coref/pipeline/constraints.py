@@ -104,11 +104,11 @@ from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import (
     FIRST_PLURAL,
     FIRST_SINGULAR,
-    QUOTATION_TOKENS,
     SECOND,
     find_quotes,
     link_quote_pronouns,
     marks_all_paired,
+    quotation_mark_positions,
 )
 from .salience import with_salience
 from .same_head import merge_nested_same_head, one_mention_per_head
@@ -843,7 +843,7 @@ def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) ->
     """
     speakers = len(doc.spans.get(SPEAKERS_KEY, [])) > 0
     quoted = None
-    if not speakers and any(t.text in QUOTATION_TOKENS for t in doc):
+    if not speakers and quotation_mark_positions(doc):
         quotes = find_quotes(doc)
         if not marks_all_paired(doc, quotes):
             return classes

@@ -46,6 +46,7 @@ _SINGLE_MARK_HASHES = numpy.asarray([hash_string(mark) for mark in SINGLE_MARKS]
 # Every token that may open or close a quote: double marks, single ones (also an apostrophe's
 # token: "the girls' room") and others that are not paired here
 QUOTATION_TOKENS = frozenset((*QUOTE_MARKS, *QUOTE_MARKS.values(), *SINGLE_MARKS, "`", "«", "»"))
+_QUOTATION_HASHES = numpy.asarray([hash_string(mark) for mark in QUOTATION_TOKENS], dtype="uint64")
 # A quote that runs longer than this is a parse of stray marks (or a chapter of dialogue
 # whose closing mark is missing): it is not attributed.
 MAX_QUOTE_TOKENS = 150
@@ -170,6 +171,13 @@ def single_quotes(doc: Doc, double: Sequence[Tuple[int, int]] = ()) -> List[Tupl
     return quotes
 
 
+def quotation_mark_positions(doc: Doc) -> List[int]:
+    """The positions of the tokens that may open or close a quote (QUOTATION_TOKENS), an
+    apostrophe's too."""
+    orth = doc.to_array("ORTH").astype("uint64")
+    return numpy.flatnonzero(numpy.isin(orth, _QUOTATION_HASHES)).tolist()
+
+
 def marks_all_paired(doc: Doc, quotes: Sequence[Tuple[int, int]]) -> bool:
     """Whether every quotation mark of the doc opens or closes one of `quotes` (its
     `find_quotes`), but for marks that stand where an apostrophe does ("the girls' room"):
@@ -181,10 +189,9 @@ def marks_all_paired(doc: Doc, quotes: Sequence[Tuple[int, int]]) -> bool:
     RETURNS (bool): no quotation mark is left over.
     """
     bounds = {i for start, end in quotes for i in (start - 1, end)}
-    for token in doc:
-        if token.i in bounds or token.text not in QUOTATION_TOKENS:
-            continue
-        if token.text not in APOSTROPHES or _opens(token) or _closes(token):
+    for i in quotation_mark_positions(doc):
+        token = doc[i]
+        if i not in bounds and (token.text not in APOSTROPHES or _opens(token) or _closes(token)):
             return False
     return True
 
