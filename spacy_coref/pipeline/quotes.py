@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Token
 
 from ..types import ClusterOffsets, MentionOffset
 from .transcripts import turn_labels
-from .unparsed_quotes import speech_verb_forms, unparsed_speech_tags
+from .unparsed_quotes import ends_in_full_stop, speech_verb_forms, unparsed_speech_tags
 from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
 # The marks that open a quote, each with the mark that closes it.
@@ -147,8 +147,7 @@ def single_quotes(doc: Doc, double: Sequence[Tuple[int, int]] = ()) -> List[Tupl
     double (Sequence[Tuple[int, int]]): the double quotes' text offsets.
     RETURNS (List[Tuple[int, int]]): (start, end) of each quote's text, in document order.
     """
-    orth = doc.to_array("ORTH").astype("uint64")
-    marks = numpy.flatnonzero(numpy.isin(orth, _SINGLE_MARK_HASHES)).tolist()
+    marks = _mark_positions(doc, _SINGLE_MARK_HASHES)
     if not marks:
         return []
     inside = numpy.zeros(len(doc) + 1, dtype="int64")
@@ -174,8 +173,13 @@ def single_quotes(doc: Doc, double: Sequence[Tuple[int, int]] = ()) -> List[Tupl
 def quotation_mark_positions(doc: Doc) -> List[int]:
     """The positions of the tokens that may open or close a quote (QUOTATION_TOKENS), an
     apostrophe's too."""
+    return _mark_positions(doc, _QUOTATION_HASHES)
+
+
+def _mark_positions(doc: Doc, hashes: numpy.ndarray) -> List[int]:
+    # only the marks are read: a novel has a hundred thousand tokens and a few thousand marks
     orth = doc.to_array("ORTH").astype("uint64")
-    return numpy.flatnonzero(numpy.isin(orth, _QUOTATION_HASHES)).tolist()
+    return numpy.flatnonzero(numpy.isin(orth, hashes)).tolist()
 
 
 def marks_all_paired(doc: Doc, quotes: Sequence[Tuple[int, int]]) -> bool:
@@ -451,8 +455,8 @@ def _speech_verb(doc: Doc, start: int, end: int) -> Optional[Token]:
             if child.i not in inside and _says(child):
                 return child
     after = range(end + 1, min(end + 1 + TAG_WINDOW, len(doc)))
-    if end > start and doc[end - 1].text == ".":
-        after = range(0)  # '"You look tired." Tom laughed.': a full stop ends the sentence
+    if ends_in_full_stop(doc, start, end):
+        after = range(0)  # '"You look tired." Tom laughed.': the tag after is another's
     before = range(start - 2, max(start - 2 - TAG_WINDOW, -1), -1)
     for positions in (after, before):
         for i in positions:

@@ -75,7 +75,7 @@ def unparsed_speech_tags(
     found = []
     for start, end in quotes:
         attributed = None
-        if not (end > start and doc[end - 1].text == "."):  # '"You look tired." Tom laughed.'
+        if not ends_in_full_stop(doc, start, end):
             attributed = _tag_after(doc, end, verbs, window, stops, marks, tag)
         if attributed is None:
             attributed = _tag_before(doc, start, verbs, window, stops, marks, tag)
@@ -88,6 +88,13 @@ def unparsed_speech_tags(
         )
         found.append((start, end, speaker, addressee, plural, verbs[doc[verb].lower_]))
     return found
+
+
+def ends_in_full_stop(doc: Doc, start: int, end: int) -> bool:
+    """Whether the quote's words (`start` to `end`) end in a full stop, which ends its
+    sentence: a tag after it is the next sentence's ('"You look tired." Tom laughed.'),
+    where one after a comma is its own ('"You look tired," Tom laughed.')."""
+    return end > start and doc[end - 1].text == "."
 
 
 def _quote_mark_positions(doc: Doc, quotes: List[Tuple[int, int]]) -> set:
