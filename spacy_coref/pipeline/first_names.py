@@ -156,6 +156,27 @@ MASCULINE_FIRST_NAMES = MASCULINE_FIRST_NAMES | frozenset((
     "Walid", "Wilfried", "Wilhelm", "Wojciech", "Xavier", "Yaw", "Yuto", "Yves", "Zachariah",
     "Zaid", "Zbigniew", "Ziad",
 ))
+# Short forms and more common names the lists above missed (found reading the default's errors
+# on GAP development and LitBank train), with the same exclusions: no names of both genders
+# (Jackie, Jess, Sasha, Sidney, Rowan, Noor), no words (Hazel, Kitty, Buck, Chuck), no common
+# surnames (Hussein, Vaughan), no places (Trent)
+FEMININE_FIRST_NAMES = FEMININE_FIRST_NAMES | frozenset((
+    "Abby", "Adele", "Akemi", "Asha", "Ayesha", "Barb", "Beatrix", "Brandi", "Cate", "Cathy",
+    "Charlene", "Colleen", "Dasha", "Davina", "Debbie", "Deepika", "Doreen", "Eileen", "Eunice",
+    "Evie", "Fatimah", "Ffion", "Gertie", "Ginny", "Goldie", "Gwyneth", "Hanako", "Hermione", "Jen",
+    "Katy", "Katya", "Kirstie", "Libby", "Lili", "Liz", "Lizzie", "Lottie", "Lowri", "Madge",
+    "Maggie", "Marlene", "Masha", "Mavis", "Millie", "Morwenna", "Nadezhda", "Ophelia", "Pam",
+    "Patty", "Prudence", "Tess", "Tilly", "Traci", "Trish", "Vickie", "Vicky", "Vivienne", "Yukiko",
+    "Zeinab",
+))
+MASCULINE_FIRST_NAMES = MASCULINE_FIRST_NAMES | frozenset((
+    "Abe", "Adolph", "Alec", "Alfonse", "Bart", "Benny", "Bobby", "Carlo", "Clint", "Conor",
+    "Damian", "Danny", "Darryl", "Dave", "Davey", "Donnie", "Fergus", "Floyd", "Francois", "Freddy",
+    "Glen", "Hank", "Hercule", "Iain", "Isaiah", "Ivor", "Joey", "Johan", "Jon", "Josiah", "Kenny",
+    "Kieran", "Lachlan", "Lenny", "Luc", "Mervyn", "Mikey", "Neville", "Pete", "Phil", "Pietro",
+    "Rory", "Saul", "Seth", "Shane", "Takashi", "Toby", "Tommy", "Wally", "Walt", "Wilbur",
+    "Winston", "Zack", "Zeke",
+))
 # both lists, as written ("Mark", not "mark")
 FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
 # Titles of either gender, which may come before a first name ("Dr. Alice Okafor").

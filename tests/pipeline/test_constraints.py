@@ -508,6 +508,20 @@ def test_a_name_of_the_added_lists_keeps_the_other_genders_pronoun_away():
 
 
 @pytest.mark.parametrize(
+    "first,last,expected",
+    [("Danny", "Boyle", MASCULINE), ("Hercule", "Poirot", MASCULINE), ("Maggie", "Smith", FEMININE),
+     ("Pam", "Ayres", FEMININE), ("Jackie", "Moore", 0), ("Sasha", "Grey", 0)],
+)
+def test_short_forms_have_a_gender_and_names_of_both_genders_none(first, last, expected):
+    # "Danny" was missing from the lists, so "she" could join "Danny Boyle"; "Jackie" and
+    # "Sasha" name women and men and stay out
+    words = ["Later", ",", first, last, "met", "the", "press", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words, ents=["O", "O", "B-PERSON", "I-PERSON",
+                                                          "O", "O", "O", "O"])
+    assert mention_constraints(doc, [(2, 4)]).classes.tolist() == [expected]
+
+
+@pytest.mark.parametrize(
     "name,entity,expected",
     [
         ("Sigrid", "PERSON", FEMININE),
