@@ -288,6 +288,9 @@ class MentionConstraints(NamedTuple):
     # error that also makes "the headmaster" of "Mr. Abbott, the headmaster, called Jo, and
     # the headmaster asked him" a subject of "asked" beside "Abbott" (decoding only)
     co_subjects: Optional[numpy.ndarray] = None
+    # [M] token index of the word a mention's head is in apposition to ("Glenn Gould" of "the
+    # pianist Glenn Gould"), -1 if none: binding keeps it from its subject's arguments too
+    apposed_to: Optional[numpy.ndarray] = None
 
 
 def check_null_scores_by_form(by_form: Dict[str, float], name: str) -> Dict[str, float]:
@@ -341,6 +344,7 @@ def mention_constraints(
     indefinite = numpy.zeros(n, dtype=bool)
     argument_of = numpy.full(n, -1, dtype="int64")
     pronoun = numpy.zeros(n, dtype=bool)
+    apposed_to = numpy.full(n, -1, dtype="int64")
     names = _capitalised_mid_sentence(doc) if first_names else frozenset()
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
@@ -355,6 +359,8 @@ def mention_constraints(
         indefinite[i] = span[0].lower_ in INDEFINITE_ARTICLES and root.pos_ == "NOUN"
         argument_of[i] = _verb_of_object(root)
         pronoun[i] = len(span) == 1 and root.tag_ == "PRP"
+        if root.dep_ == "appos":
+            apposed_to[i] = root.head.i
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
@@ -366,7 +372,7 @@ def mention_constraints(
         _share_surname_classes(doc, spans, classes)
     return MentionConstraints(
         classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
-        co_subjects if controlled else None,
+        co_subjects if controlled else None, apposed_to,
     )
 
 
@@ -550,6 +556,12 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     # the mention's clause subject is the antecedent's head, or the other way round
     mention_bound = (subjects[:, None] >= 0) & (subjects[:, None] == roots[antecedents])
     antecedent_bound = (subjects[antecedents] >= 0) & (subjects[antecedents] == roots[:, None])
+    apposed = mentions.apposed_to
+    if apposed is not None and (apposed >= 0).any():
+        # an appositive of the subject is the subject: "the pianist Glenn Gould ... named him"
+        mention_bound |= (subjects[:, None] >= 0) & (subjects[:, None] == apposed[antecedents])
+        antecedent_bound |= ((subjects[antecedents] >= 0)
+                             & (subjects[antecedents] == apposed[:, None]))
     reflexive = mentions.reflexive[:, None]  # [M, 1]
     forbidden = (mention_bound & ~reflexive) | (antecedent_bound & ~mentions.reflexive[antecedents])
     co = mentions.co_subjects

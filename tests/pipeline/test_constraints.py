@@ -204,6 +204,24 @@ def test_binding_subject_of_a_coordinated_verb():
     assert not required.any()
 
 
+def test_binding_keeps_an_appositive_of_the_subject_from_its_object():
+    # The pianist Glenn Gould praised Byrd and named him .
+    doc = parsed(
+        ["The", "pianist", "Glenn", "Gould", "praised", "Byrd", "and", "named", "him", "."],
+        [1, 4, 3, 1, 4, 4, 4, 4, 7, 4],
+        ["det", "nsubj", "compound", "appos", "ROOT", "dobj", "cc", "conj", "dobj", "punct"],
+        ["DT", "NN", "NNP", "NNP", "VBD", "NNP", "CC", "VBD", "PRP", "."],
+    )
+    spans = [(2, 4), (5, 6), (8, 9)]  # Glenn Gould, Byrd, him
+    mentions = mention_constraints(doc, spans)
+    assert mentions.apposed_to.tolist() == [1, -1, -1]
+    forbidden, _ = binding_masks(mentions, numpy.array([[0, 0], [0, 0], [0, 1]]))
+    assert forbidden[2].tolist() == [True, False]  # him is not Glenn Gould; may be Byrd
+    # the model put "him" with the name; binding sends it to Byrd
+    scores = scores_for(spans, [[], [-1.0], [5.0, 2.0]])
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(5, 6), (8, 9)]]
+
+
 def test_reflexive_requires_its_subject_and_locative_pronouns_stay_free():
     # He hurt himself near him .
     doc = parsed(
