@@ -7,7 +7,9 @@ Grace, Ivy), and common surnames (Lewis, Scott, Martin), which name women too. B
 names, the lists hold common German, Scandinavian, Romance, Slavic, Turkish, Arabic, Indian,
 Japanese and West African ones (Petra, Lars, Marco, Yusuf, Priya, Kenji, Kwame). The lists hold
 the names the training augmentation swaps. `PLACE_NAMES` are the listed names that are also
-well-known places: the agreement constraint reads a lone one as a place where the NER does."""
+well-known places: the agreement constraint reads a lone one as a place where the NER does.
+`UNISEX_FIRST_NAMES` are common first names of no one gender: they give no gender, but the
+names rule (`person_names`) reads them as first names ("Pat" and "David" are two people)."""
 # fmt: off
 FEMININE_FIRST_NAMES = frozenset((
     "Abigail", "Ada", "Adaeze", "Adela", "Adelaide", "Adriana", "Agatha", "Agnes", "Agnieszka",
@@ -179,6 +181,15 @@ MASCULINE_FIRST_NAMES = MASCULINE_FIRST_NAMES | frozenset((
 ))
 # both lists, as written ("Mark", not "mark")
 FIRST_NAMES = FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES
+# First names of no one gender (left out above), for reading names alone: "Pat" and "David"
+# are two people's first names. Not the many that are common surnames too (Taylor, Morgan,
+# Casey, Kelly, Darcy, Quinn, Ali) or words (Drew).
+UNISEX_FIRST_NAMES = frozenset((
+    "Akira", "Alex", "Andrea", "Billie", "Chris", "Frankie", "Hikaru", "Jackie", "Jaime",
+    "Jamie", "Jean", "Jess", "Jessie", "Jo", "Jodie", "Jody", "Kai", "Lou", "Marion", "Mel",
+    "Nicky", "Nikita", "Noor", "Pat", "Robin", "Sam", "Sandy", "Sascha", "Sasha", "Simone",
+    "Toni", "Vivian", "Yuki", "Yuri",
+))
 # Titles of either gender, which may come before a first name ("Dr. Alice Okafor").
 NEUTRAL_TITLES = frozenset((
     "dr.", "dr", "prof.", "professor", "president", "vice", "prime", "minister", "secretary",

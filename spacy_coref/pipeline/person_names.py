@@ -8,7 +8,7 @@ A person's name is read as a first name and a last name where its form says whic
 * two or more words, after titles ("Sir", "Dr.", "Aunt"): the first and the last word
   ("Jane Bennet");
 * one word after a title: a last name ("Mr. Bennet");
-* one word in the first-name lists: a first name ("Emma");
+* one word in the first-name lists, of either gender or of both: a first name ("Emma", "Pat");
 * any other single word: either ("Poirot").
 
 Two names clash, and so cannot be one person, when neither's words hold all of the other's
@@ -38,6 +38,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ..types import MentionOffset
 from .first_names import FIRST_NAMES as LISTED_FIRST_NAMES
+from .first_names import UNISEX_FIRST_NAMES
 from .name_match import (
     HONORIFICS,
     LEADING_ARTICLES,
@@ -52,7 +53,7 @@ from .name_match import (
 # the entity types of places whose one-word names are read (not facilities: "the Ritz" may be
 # "the hotel", and names of buildings are many words)
 PLACE_NAME_ENTS = frozenset(("GPE", "LOC"))
-FIRST_NAMES = frozenset(name.lower() for name in LISTED_FIRST_NAMES)
+FIRST_NAMES = frozenset(name.lower() for name in LISTED_FIRST_NAMES | UNISEX_FIRST_NAMES)
 # Without a parse: capitalised words that are no names, and what comes before a sentence
 NOT_NAMES = frozenset((
     "i", "god", "january", "february", "march", "april", "june", "july", "august", "september",

@@ -25,7 +25,11 @@ from spacy_coref.pipeline.constraints import (
     decode_clusters,
     mention_constraints,
 )
-from spacy_coref.pipeline.first_names import FEMININE_FIRST_NAMES, MASCULINE_FIRST_NAMES
+from spacy_coref.pipeline.first_names import (
+    FEMININE_FIRST_NAMES,
+    MASCULINE_FIRST_NAMES,
+    UNISEX_FIRST_NAMES,
+)
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB",
@@ -509,6 +513,7 @@ def test_agreement_keeps_a_name_out_of_the_other_gender_cluster():
 
 def test_first_names_are_of_one_gender_and_cover_the_augmentation_names():
     assert not FEMININE_FIRST_NAMES & MASCULINE_FIRST_NAMES
+    assert not UNISEX_FIRST_NAMES & (FEMININE_FIRST_NAMES | MASCULINE_FIRST_NAMES)
     assert set(FEMALE_NAMES) <= FEMININE_FIRST_NAMES
     assert set(MALE_NAMES) <= MASCULINE_FIRST_NAMES
 

@@ -46,6 +46,7 @@ def test_a_name_is_read_as_first_and_last_name_where_its_form_says_so():
     )
     assert read("Emma") == PersonName(frozenset({"emma"}), "emma", None)
     assert read("Poirot") == PersonName(frozenset({"poirot"}), None, None)
+    assert read("Pat") == PersonName(frozenset({"pat"}), "pat", None)  # a first name of either
     assert read("Queen") is None  # a title alone
 
 
@@ -75,6 +76,9 @@ def test_only_people_names_are_read():
         ("Jennifer Jayne", "Jennifer Jayne Jones", False),  # one holds the other's words
         ("Kurz", "Helena Kurz", False),
         ("Poirot", "Poirot", False),
+        ("Pat", "David", True),  # first names of no one gender are first names too
+        ("Sam", "Emma", True),
+        ("Pat", "Pat Carver", False),
     ],
 )
 def test_names_clash_when_they_differ_in_a_part_both_show(a, b, clash):
