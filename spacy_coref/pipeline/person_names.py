@@ -21,6 +21,9 @@ of unknown part may be the last name of a first name ("Emma" and "Woodhouse"); n
 last name ("Poirot" and "Dr. Archie"), although it may be a first name the lists lack.
 Nicknames and changed surnames ("Liz" for "Elizabeth Bennet", a maiden name) clash although
 they are one person: the rule trades those for the far more common merge of two people.
+Merging the clusters of repeated names (`GroupNames`) asks more: there a word of unknown part
+and a first name alone ("Cay" and "Vivian") are two people too, unless a longer name of the
+clusters holds both.
 
 Only names of people are read: names after a title or with a known first name, and names the
 entity recognizer called PERSON or left untyped, so that "the United States" and "America" stay
@@ -228,15 +231,38 @@ def names_clash(a: PersonName, b: PersonName) -> bool:
     return False
 
 
+def _word_and_first_name(a: PersonName, b: PersonName) -> bool:
+    """Whether one name is a single word of unknown part and the other a first name alone, a
+    different word ("Cay" and "Vivian")."""
+    if a.place or b.place or a.words == b.words:
+        return False
+    return any(
+        len(x.words) == 1 and x.first is None and x.last is None
+        and len(y.words) == 1 and y.first is not None
+        for x, y in ((a, b), (b, a))
+    )
+
+
 class GroupNames:
-    """Whether two groups of a doc's mentions hold names that clash."""
+    """Whether two groups of a doc's mentions hold names that clash, to merge the groups."""
 
     def __init__(self, names: Dict[MentionOffset, Optional[PersonName]]):
         """names (dict): each mention's name (`person_names`), by its offsets."""
         self.names = names
 
     def clash(self, a: Sequence[MentionOffset], b: Sequence[MentionOffset]) -> bool:
-        """Whether a name among mentions `a` clashes with one among mentions `b`."""
+        """Whether a name among mentions `a` clashes with one among mentions `b`: by
+        `names_clash`, or a word of unknown part and a first name alone ("Cay" and "Vivian")
+        that no longer name of the two groups holds both of ("Erik Holm" for "Holm" and
+        "Erik"). Merging has no score of the model behind it, so the word that might be the
+        first name's surname keeps the groups apart, where decoding keeps such a link that the
+        model made."""
         ours = [n for n in map(self.names.get, a) if n is not None]
         theirs = [n for n in map(self.names.get, b) if n is not None]
-        return any(names_clash(x, y) for x in ours for y in theirs)
+        if any(names_clash(x, y) for x in ours for y in theirs):
+            return True
+        longer = [n.words for n in ours + theirs if len(n.words) > 1]
+        return any(
+            _word_and_first_name(x, y) and not any(x.words | y.words <= w for w in longer)
+            for x in ours for y in theirs
+        )

@@ -264,6 +264,34 @@ def test_repeated_names_do_not_merge_groups_holding_names_that_clash():
     assert kept == clusters  # but that group holds Bo Park too
 
 
+def test_a_word_of_unknown_part_and_a_first_name_alone_clash_only_to_merge():
+    names = {(0, 1): read("Vivian"), (1, 2): read("Cay"), (2, 4): read("Vivian Cay"),
+             (4, 5): read("Poirot"), (5, 6): read("Hastings")}
+    assert not names_clash(names[0, 1], names[1, 2])  # decoding keeps such a link
+    groups = GroupNames(names)
+    assert groups.clash([(0, 1)], [(1, 2)]) and groups.clash([(1, 2)], [(0, 1)])
+    assert not groups.clash([(0, 1)], [(1, 2), (2, 4)])  # "Vivian Cay" holds both words
+    assert not groups.clash([(0, 1)], [(2, 4)])
+    assert groups.clash([(4, 5)], [(5, 6)])  # as names_clash
+
+
+def test_repeated_names_merge_no_first_name_alone_into_a_group_with_another_word():
+    # Vivian left . Cay met Vivian . Vivian smiled .  (the model put Cay with the later Vivians)
+    words = ["Vivian", "left", ".", "Cay", "met", "Vivian", ".", "Vivian", "smiled", "."]
+    pos = ["PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PROPN", "PUNCT", "PROPN", "VERB", "PUNCT"]
+    heads = [1, 1, 1, 4, 4, 4, 4, 8, 8, 8]
+    deps = ["nsubj", "ROOT", "punct", "nsubj", "ROOT", "dobj", "punct", "nsubj", "ROOT", "punct"]
+    doc = Doc(spacy.blank("en").vocab, words=words, pos=pos, heads=heads, deps=deps)
+    doc.ents = [Span(doc, i, i + 1, label="PERSON") for i in (0, 3, 5, 7)]
+    clusters = [[(3, 4), (5, 6), (7, 8)]]
+    mentions = [(0, 1), (3, 4), (5, 6), (7, 8)]
+    merged = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes)
+    assert merged == [mentions]  # "Vivian" three times: one group, without the names read
+    groups = GroupNames(dict(zip(mentions, person_names(doc, mentions))))
+    kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
+    assert kept == clusters  # the first "Vivian" stays out of the group that holds "Cay"
+
+
 def test_repeated_names_do_not_merge_groups_holding_mentions_kept_apart():
     # Grace spoke . Grace told her .  (the model put "her" with the first "Grace")
     words = ["Grace", "spoke", ".", "Grace", "told", "her", "."]
