@@ -118,7 +118,9 @@ def link_repeated_names(
     naming = _naming_holders(doc, sorted(names), groups)
     for m in sorted(names):
         if m not in clustered:
-            if m in naming:
+            # not where the phrase's cluster holds another person's name: the model linked
+            # "his wife Ethel Liles" to "Edith Thompson", and "Ethel Liles" stays out
+            if m in naming and not (clashes is not None and clashes([m], groups[naming[m]])):
                 groups[naming[m]].append(m)
             else:
                 groups.append([m])

@@ -14,6 +14,7 @@ from spacy_coref.pipeline.constraints import (
     decode_clusters,
 )
 from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.pipeline.person_names import GroupNames, person_names
 from spacy_coref.pipeline.name_match import (
     link_repeated_names,
     name_words,
@@ -278,6 +279,23 @@ def test_a_name_that_names_a_clustered_noun_phrase_brings_its_repeats_to_that_cl
     )
     # (a cluster of one mention is no cluster: "Portland , Oregon" stays out)
     assert link(doc, [[(0, 3)]], [(0, 1), (0, 3), (2, 3), (5, 6)]) == [[(2, 3), (5, 6)]]
+
+
+def test_a_name_stays_out_of_the_cluster_of_the_phrase_it_names_that_holds_another_name():
+    # Edith Cole met his wife Ethel Liles .  (the model put "his wife ..." with Edith Cole)
+    doc = named_doc(
+        ["Edith", "Cole", "met", "his", "wife", "Ethel", "Liles", "."],
+        [1, 2, 2, 4, 2, 6, 4, 2],
+        ["compound", "nsubj", "ROOT", "poss", "dobj", "compound", "appos", "punct"],
+        ["PROPN", "PROPN", "VERB", "PRON", "NOUN", "PROPN", "PROPN", "PUNCT"],
+        ents=[(0, 2, "PERSON"), (5, 7, "PERSON")],
+    )
+    clusters = [[(0, 2), (3, 7)]]
+    mentions = [(0, 2), (3, 4), (3, 7), (5, 7)]
+    assert link(doc, clusters, mentions) == [[(0, 2), (3, 7), (5, 7)]]  # names not read
+    groups = GroupNames(dict(zip(mentions, person_names(doc, mentions))))
+    kept = link_repeated_names(doc, clusters, mentions, {}, conflicting_classes, groups.clash)
+    assert kept == clusters  # Ethel Liles is not Edith Cole
 
 
 def test_a_clustered_name_joins_the_cluster_of_the_phrase_it_names():
