@@ -1257,6 +1257,19 @@ def _complement_subject(root: Token, reflexive: bool) -> bool:
     )
 
 
+def _predicate_noun_possessor(root: Token) -> bool:
+    """Whether `root` is the possessor of the noun that a form of "be" says its subject is
+    ("her" of "Tina was her secretary", "Ann's" of "Bo is Ann's son"), not before "own" ("he
+    was his own master")."""
+    noun = root.head
+    return (
+        root.dep_ == "poss"
+        and noun.dep_ == "attr"
+        and noun.head.lemma_ == "be"
+        and not any(child.lower_ == "own" for child in noun.children)
+    )
+
+
 def _verb_of_object(root: Token) -> int:
     """The verb whose object or prepositional object `root` is, or -1."""
     if root.dep_ in OBJECT_DEPS and root.head.pos_ in VERB_POS:
@@ -1293,6 +1306,10 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
     elif controlled and _complement_subject(root, reflexive):
         # "Tom watched him leave", "made him captain": the verb above governs "him" as its
         # object, so Tom's clause binds it
+        verb = root.head.head
+    elif controlled and _predicate_noun_possessor(root):
+        # "Tina Haynes was her secretary": the possessor of what the subject is said to be is
+        # someone else (in LitBank and OntoGUM dev, 12 of 12 gold pairs)
         verb = root.head.head
     else:
         return None

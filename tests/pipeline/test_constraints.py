@@ -226,6 +226,25 @@ def test_binding_keeps_an_appositive_of_the_subject_from_its_object():
     assert decode_clusters(doc, scores, 0.0, ["binding"]) == [[(5, 6), (8, 9)]]
 
 
+@pytest.mark.parametrize("own", [False, True])
+def test_binding_keeps_the_possessor_of_a_predicate_noun_from_the_subject(own):
+    # Tina was her (own) secretary .
+    words = ["Tina", "was", "her", *(["own"] if own else []), "secretary", "."]
+    n = len(words)
+    doc = parsed(
+        words,
+        [1, 1, n - 2, *([n - 2] if own else []), 1, 1],
+        ["nsubj", "ROOT", "poss", *(["amod"] if own else []), "attr", "punct"],
+        ["NNP", "VBD", "PRP$", *(["JJ"] if own else []), "NN", "."],
+    )
+    for token in doc:
+        token.lemma_ = "be" if token.text == "was" else token.text.lower()
+    mentions = mention_constraints(doc, [(0, 1), (2, 3)])
+    assert mentions.clause_subjects.tolist() == [-1, -1 if own else 0]
+    forbidden, _ = binding_masks(mentions, numpy.array([[0], [0]]))
+    assert bool(forbidden[1, 0]) == (not own)  # "her own secretary" may be Tina's
+
+
 def test_reflexive_requires_its_subject_and_locative_pronouns_stay_free():
     # He hurt himself near him .
     doc = parsed(
