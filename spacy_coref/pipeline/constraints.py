@@ -259,6 +259,7 @@ SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # "with him") allow coreference and are left out.
 ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
 RELATIVE_TAGS = {"WDT", "WP"}
+COPULAR_LEMMAS = {"be", "become", "remain", "seem", "stay"}
 # Forms of address whose possessor is the one addressed: "your Ladyship" is "you"
 ADDRESS_TITLES = {"ladyship", "lordship", "majesty", "highness", "excellency", "honour", "honor",
                   "grace", "worship", "eminence", "holiness", "reverence"}
@@ -291,6 +292,9 @@ class MentionConstraints(NamedTuple):
     # [M] token index of the word a mention's head is in apposition to ("Glenn Gould" of "the
     # pianist Glenn Gould"), -1 if none: binding keeps it from its subject's arguments too
     apposed_to: Optional[numpy.ndarray] = None
+    # [M] token index of the noun that the relative clause a pronoun is the subject of
+    # modifies ("the dictator who he believed was..."), -1 if none: not one entity
+    relative_head: Optional[numpy.ndarray] = None
 
 
 def check_null_scores_by_form(by_form: Dict[str, float], name: str) -> Dict[str, float]:
@@ -345,6 +349,7 @@ def mention_constraints(
     argument_of = numpy.full(n, -1, dtype="int64")
     pronoun = numpy.zeros(n, dtype=bool)
     apposed_to = numpy.full(n, -1, dtype="int64")
+    relative_head = numpy.full(n, -1, dtype="int64")
     names = _capitalised_mid_sentence(doc) if first_names else frozenset()
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
@@ -361,6 +366,8 @@ def mention_constraints(
         pronoun[i] = len(span) == 1 and root.tag_ == "PRP"
         if root.dep_ == "appos":
             apposed_to[i] = root.head.i
+        if controlled and pronoun[i] and _relative_clause_subject(root):
+            relative_head[i] = root.head.head.i
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
@@ -372,7 +379,7 @@ def mention_constraints(
         _share_surname_classes(doc, spans, classes)
     return MentionConstraints(
         classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
-        co_subjects if controlled else None, apposed_to,
+        co_subjects if controlled else None, apposed_to, relative_head,
     )
 
 
@@ -570,6 +577,12 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
         forbidden |= (co[:, None] >= 0) & (co[:, None] == roots[antecedents]) & ~reflexive
         forbidden |= ((co[antecedents] >= 0) & (co[antecedents] == roots[:, None])
                       & ~mentions.reflexive[antecedents])
+    relative = mentions.relative_head
+    if relative is not None and (relative >= 0).any():
+        # "the book that she wrote": she is not the book, nor "he" the dictator of "the
+        # dictator who he believed was..."
+        forbidden |= (relative[:, None] >= 0) & (relative[:, None] == roots[antecedents])
+        forbidden |= (relative[antecedents] >= 0) & (relative[antecedents] == roots[:, None])
     required = mention_bound & reflexive  # [M, K]
     # two objects of one verb, one of them a pronoun: "serve them with the fish"
     verbs, pronoun = mentions.argument_of, mentions.pronoun
@@ -1254,6 +1267,17 @@ def _complement_subject(root: Token, reflexive: bool) -> bool:
         clause.dep_ in COMPLEMENT_DEPS
         and clause.tag_ not in FINITE_TAGS
         and clause.head.pos_ in VERB_POS
+    )
+
+
+def _relative_clause_subject(root: Token) -> bool:
+    """Whether `root` is the subject of a relative clause, not one of "be" or a verb like it
+    ("the woman she was" may be she)."""
+    clause = root.head
+    return (
+        root.dep_ in SUBJECT_DEPS
+        and clause.dep_ == "relcl"
+        and clause.lemma_ not in COPULAR_LEMMAS
     )
 
 

@@ -245,6 +245,30 @@ def test_binding_keeps_the_possessor_of_a_predicate_noun_from_the_subject(own):
     assert bool(forbidden[1, 0]) == (not own)  # "her own secretary" may be Tina's
 
 
+@pytest.mark.parametrize("verb,forbidden_link", [("hired", True), ("became", False)])
+def test_binding_keeps_a_relative_clause_s_subject_pronoun_from_the_noun_it_modifies(
+    verb, forbidden_link
+):
+    # Ann chose the man he hired .  /  Ann chose the man he became .
+    doc = parsed(
+        ["Ann", "chose", "the", "man", "he", verb, "."],
+        [1, 1, 3, 1, 5, 3, 1],
+        ["nsubj", "ROOT", "det", "dobj", "nsubj", "relcl", "punct"],
+        ["NNP", "VBD", "DT", "NN", "PRP", "VBD", "."],
+    )
+    for token in doc:
+        token.lemma_ = {"became": "become"}.get(token.text, token.text.lower())
+    spans = [(0, 1), (2, 4), (4, 5)]  # Ann, the man, he
+    mentions = mention_constraints(doc, spans)
+    assert mentions.relative_head.tolist() == [-1, -1, 3 if forbidden_link else -1]
+    forbidden, _ = binding_masks(mentions, numpy.array([[0, 0], [0, 0], [0, 1]]))
+    assert forbidden[2].tolist() == [False, forbidden_link]
+    # the model put "he" with "the man"; binding leaves it alone where the man is hired
+    scores = scores_for(spans, [[], [-2.0], [-1.0, 4.0]])
+    expected = [] if forbidden_link else [[(2, 4), (4, 5)]]
+    assert decode_clusters(doc, scores, 0.0, ["binding"]) == expected
+
+
 def test_reflexive_requires_its_subject_and_locative_pronouns_stay_free():
     # He hurt himself near him .
     doc = parsed(
