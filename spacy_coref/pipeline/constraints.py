@@ -293,7 +293,8 @@ class MentionConstraints(NamedTuple):
     # pianist Glenn Gould"), -1 if none: binding keeps it from its subject's arguments too
     apposed_to: Optional[numpy.ndarray] = None
     # [M] token index of the noun that the relative clause a pronoun is the subject of
-    # modifies ("the dictator who he believed was..."), -1 if none: not one entity
+    # modifies ("the dictator who he believed was..."), or that noun's head if it is an
+    # appositive ("The butler, a man he had met"), -1 if none: not one entity
     relative_head: Optional[numpy.ndarray] = None
 
 
@@ -366,8 +367,12 @@ def mention_constraints(
         pronoun[i] = len(span) == 1 and root.tag_ == "PRP"
         if root.dep_ == "appos":
             apposed_to[i] = root.head.i
-        if controlled and pronoun[i] and _relative_clause_subject(root):
-            relative_head[i] = root.head.head.i
+        # (third person only, as binding: a narrator's "I" is bound by no clause)
+        third = pronoun[i] and not _first_or_second_person(root)
+        if controlled and third and _relative_clause_subject(root):
+            noun = root.head.head
+            # "The butler, a man he had met": the noun the appositive stands for
+            relative_head[i] = noun.head.i if noun.dep_ == "appos" else noun.i
         if parsed and not _first_or_second_person(root):
             roots[i] = root.i
             subject = _binding_subject(root, reflexive[i], controlled)
@@ -580,9 +585,11 @@ def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     relative = mentions.relative_head
     if relative is not None and (relative >= 0).any():
         # "the book that she wrote": she is not the book, nor "he" the dictator of "the
-        # dictator who he believed was..."
-        forbidden |= (relative[:, None] >= 0) & (relative[:, None] == roots[antecedents])
-        forbidden |= (relative[antecedents] >= 0) & (relative[antecedents] == roots[:, None])
+        # dictator who he believed was...", nor the butler of "The butler, a man he had met"
+        heads = [roots] if apposed is None else [roots, apposed]
+        for head in heads:
+            forbidden |= (relative[:, None] >= 0) & (relative[:, None] == head[antecedents])
+            forbidden |= (relative[antecedents] >= 0) & (relative[antecedents] == head[:, None])
     required = mention_bound & reflexive  # [M, K]
     # two objects of one verb, one of them a pronoun: "serve them with the fish"
     verbs, pronoun = mentions.argument_of, mentions.pronoun

@@ -34,7 +34,7 @@ from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
 POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB",
        "VBZ": "VERB", "PRP": "PRON", "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT",
-       "WP": "PRON", "JJ": "ADJ", "CD": "NUM", ":": "PUNCT", "RB": "ADV"}
+       "WP": "PRON", "JJ": "ADJ", "CD": "NUM", ":": "PUNCT", "RB": "ADV", ",": "PUNCT"}
 
 
 def parsed(words, heads, deps, tags):
@@ -267,6 +267,31 @@ def test_binding_keeps_a_relative_clause_s_subject_pronoun_from_the_noun_it_modi
     scores = scores_for(spans, [[], [-2.0], [-1.0, 4.0]])
     expected = [] if forbidden_link else [[(2, 4), (4, 5)]]
     assert decode_clusters(doc, scores, 0.0, ["binding"]) == expected
+
+
+def test_binding_keeps_a_relative_clause_s_subject_pronoun_from_the_noun_s_appositive_head():
+    # The butler , a man he met , left . I met the man I saw .
+    doc = parsed(
+        ["The", "butler", ",", "a", "man", "he", "met", ",", "left", ".",
+         "I", "met", "the", "man", "I", "saw", "."],
+        [1, 8, 1, 4, 1, 6, 4, 1, 8, 8, 11, 11, 13, 11, 15, 13, 11],
+        ["det", "nsubj", "punct", "det", "appos", "nsubj", "relcl", "punct", "ROOT", "punct",
+         "nsubj", "ROOT", "det", "dobj", "nsubj", "relcl", "punct"],
+        ["DT", "NN", ",", "DT", "NN", "PRP", "VBD", ",", "VBD", ".",
+         "PRP", "VBD", "DT", "NN", "PRP", "VBD", "."],
+    )
+    for token in doc:
+        token.lemma_ = token.text.lower()
+        if token.text == "I":
+            token.set_morph("Case=Nom|Number=Sing|Person=1|PronType=Prs")
+    spans = [(0, 2), (3, 7), (5, 6), (10, 11), (12, 16), (14, 15)]
+    mentions = mention_constraints(doc, spans)
+    # "he": the noun the appositive "a man" stands for; a first-person "I" is bound by none
+    assert mentions.relative_head.tolist() == [-1, -1, 1, -1, -1, -1]
+    antecedents = numpy.array([[0, 0], [0, 0], [0, 1], [0, 1], [0, 1], [4, 3]])
+    forbidden, _ = binding_masks(mentions, antecedents)
+    assert forbidden[2].tolist() == [True, True]  # neither "The butler" nor "a man he met"
+    assert not forbidden[5].any()
 
 
 def test_reflexive_requires_its_subject_and_locative_pronouns_stay_free():
