@@ -84,6 +84,7 @@ from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets, MentionOffset
 from .cataphora import link_cataphora
 from .clustering import constrained_clusters, predict_clusters, valid_antecedents
+from .company_names import in_company_name
 from .contrasts import contrasting_pairs
 from .first_names import (
     FEMININE_FIRST_NAMES,
@@ -1105,6 +1106,8 @@ def _agreement_class(
             root.lemma_.lower() in THING_NOUNS or root.lower_ in THING_NOUNS
         ):
             return NEUTER  # "his garden", "the meeting": never "he" or "she"
+    if first_names and in_company_name(span):
+        return COLLECTIVE  # "Norvell Energy", and its "Norvell": "it" or "they", not "she"
     # a small tagger calls a rarer first name a noun ("Isabel beat Marco"), and its NER calls
     # a lone first name an organisation or a place ("Sigrid met Rohan": both ORG)
     person = root.pos_ in NAME_POS and root.is_title and (

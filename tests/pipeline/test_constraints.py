@@ -141,8 +141,8 @@ def test_a_name_after_a_persons_title_is_a_person_never_it():
     spans = [(0, 2), (1, 2), (3, 6), (7, 9), (10, 12)]
     classes = mention_constraints(doc, spans).classes.tolist()
     # a title of people makes a person (the name inside it too); a first name says more; a
-    # saint's name and an organisation's are not people's
-    assert classes == [HUMAN, HUMAN, FEMININE, 0, 0]
+    # saint's name is not a person's, and a company's is "it" or "they"
+    assert classes == [HUMAN, HUMAN, FEMININE, 0, COLLECTIVE]
     assert conflicting_classes(HUMAN) & NEUTER and not conflicting_classes(HUMAN) & FEMININE
     # the model's features read the spans as they were trained
     features_view = mention_constraints(doc, spans, first_names=False, controlled=False)
@@ -598,6 +598,39 @@ def test_a_name_of_the_added_lists_keeps_the_other_genders_pronoun_away():
     assert decode_clusters(doc, scores, 0.0, ["agreement"]) == [[(6, 7), (8, 9)]]
 
 
+SHARES = (["Shares", "of", "Norvell", "Energy", "fell", "."], [4, 0, 3, 1, 4, 4],
+          ["nsubj", "prep", "compound", "pobj", "ROOT", "punct"],
+          ["NNS", "IN", "NNP", "NNP", "VBD", "."])
+ACME = (["Shares", "of", "Acme", "Holdings", "Inc.", "fell"], [5, 0, 4, 4, 1, 5],
+        ["nsubj", "prep", "compound", "compound", "pobj", "ROOT"],
+        ["NNS", "IN", "NNP", "NNP", "NNP", "VBD"])
+
+
+def later(first, last):
+    return (["Later", ",", first, last, "left", "."], [4, 4, 3, 4, 4, 4],
+            ["advmod", "punct", "compound", "nsubj", "ROOT", "punct"],
+            ["RB", ",", "NNP", "NNP", "VBD", "."])
+
+
+@pytest.mark.parametrize(
+    "tagged,ents,span,expected",
+    [
+        (SHARES, [(2, 4)], (2, 4), COLLECTIVE),
+        (SHARES, [(2, 4)], (2, 3), COLLECTIVE),  # "Norvell" inside it
+        (ACME, [(2, 5)], (2, 4), COLLECTIVE),
+        # a longer name that the NER calls an organisation without a company's word, or with
+        # a word that ends people's names too, is not a company (nor a person: the NER's)
+        (later("Sigrid", "Holm"), [(2, 4)], (2, 4), 0),
+        (later("Danielle", "Steel"), [(2, 4)], (2, 4), 0),
+    ],
+)
+def test_a_company_s_name_and_the_names_inside_it_are_it_or_they(tagged, ents, span, expected):
+    # "Chief executive Ana Ruiz ... said she expected": "she" had taken "Norvell"
+    doc = parsed(*tagged)
+    doc.ents = [Span(doc, s, e, label="ORG") for s, e in ents]
+    assert mention_constraints(doc, [span]).classes.tolist() == [expected]
+
+
 @pytest.mark.parametrize(
     "first,last,expected",
     [("Danny", "Boyle", MASCULINE), ("Hercule", "Poirot", MASCULINE), ("Maggie", "Smith", FEMININE),
@@ -634,12 +667,14 @@ def test_a_lone_first_name_is_a_person_whatever_the_ner_says_unless_a_known_plac
 
 
 def test_a_longer_name_follows_the_ner():
-    # Sigrid Foods left .  (an organisation named after a person)
+    # Sigrid Foods left .  (an organisation named after a person: not "she"; a company)
     doc = Doc(spacy.blank("en").vocab, words=["Sigrid", "Foods", "left", "."],
               heads=[1, 2, 2, 2], deps=["compound", "nsubj", "ROOT", "punct"],
               tags=["NNP", "NNP", "VBD", "."], pos=["PROPN", "PROPN", "VERB", "PUNCT"],
               ents=["B-ORG", "I-ORG", "O", "O"])
-    assert mention_constraints(doc, [(0, 2)]).classes.tolist() == [0]
+    assert mention_constraints(doc, [(0, 2)]).classes.tolist() == [COLLECTIVE]
+    doc.ents = [Span(doc, 0, 2, label="PERSON")]  # a person's name to the NER: her first name's
+    assert mention_constraints(doc, [(0, 2)]).classes.tolist() == [FEMININE]
 
 
 def test_binding_moves_the_pronoun_to_its_next_best_antecedent():
