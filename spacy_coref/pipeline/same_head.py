@@ -162,13 +162,30 @@ def merge_nested_same_head(
 def _same_referent(doc: Doc, outer: MentionOffset, inner: MentionOffset) -> bool:
     """Whether `outer` holds `inner` (same head) with words that leave the referent as it is:
     words before it ("old Cotter", "the late Lady Belmont") and a part set off by a comma
-    ("Greta, who laughed at him"), not a coordination ("the lake and the mountains") nor a
-    restrictive part after it ("the doctor in small Colorado towns": another referent)."""
+    ("Greta, who laughed at him") or a name in apposition ("Her son David"), not a
+    coordination ("the lake and the mountains") nor a restrictive part after it ("the doctor
+    in small Colorado towns": another referent)."""
     if not (outer[0] <= inner[0] and inner[1] <= outer[1]) or outer == inner:
         return False
     if _coordination(doc, outer):
         return False
-    return inner[1] == outer[1] or doc[inner[1]].text in SET_OFF
+    return (
+        inner[1] == outer[1]
+        or doc[inner[1]].text in SET_OFF
+        or _appositive_name(doc, inner, outer[1])
+    )
+
+
+def _appositive_name(doc: Doc, inner: MentionOffset, end: int) -> bool:
+    """Whether the words from the end of `inner` to `end` are a proper name in apposition to
+    its head ("David" of "Her son David")."""
+    words = doc[inner[1] : end]
+    root = doc[inner[0] : inner[1]].root
+    return (
+        all(t.pos_ == "PROPN" for t in words)
+        and words.root.dep_ == "appos"
+        and words.root.head.i == root.i
+    )
 
 
 def _coordination(doc: Doc, mention: MentionOffset) -> bool:

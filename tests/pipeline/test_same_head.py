@@ -129,6 +129,18 @@ def test_a_part_set_off_by_a_comma_keeps_the_referent():
     assert merge_nested_same_head(doc, clusters) == [[GRETA, GRETA_WHO, SHE, (8, 9)]]
 
 
+def test_a_name_in_apposition_after_the_noun_keeps_the_referent():
+    # her son David left .  ("her son" in one cluster, "her son David" in another)
+    doc = parsed(["her", "son", "David", "left", "."], [1, 3, 1, 3, 3],
+                 ["poss", "nsubj", "appos", "ROOT", "punct"], ["PRP", "NN", "NNP", "VBD", "."])
+    clusters = [[(0, 2), (4, 5)], [(0, 3), (3, 4)]]
+    assert merge_nested_same_head(doc, clusters) == [[(0, 2), (0, 3), (3, 4), (4, 5)]]
+    # a common noun in apposition is no name: the clusters stay apart, as before
+    doc = parsed(["her", "son", "teacher", "left", "."], [1, 3, 1, 3, 3],
+                 ["poss", "nsubj", "appos", "ROOT", "punct"], ["PRP", "NN", "NN", "VBD", "."])
+    assert merge_nested_same_head(doc, clusters) == clusters
+
+
 def test_a_restrictive_part_after_the_noun_or_a_coordination_is_another_referent():
     # the doctor in towns left .
     doc = parsed(["the", "doctor", "in", "towns", "left", "."], [1, 4, 1, 2, 4, 4],
