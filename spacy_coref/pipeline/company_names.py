@@ -5,10 +5,14 @@ capitalised word as a person's name, and the default had linked "she" of "Chief 
 Ruiz ... said she expected a recovery" to the "Norvell" of "Shares of Norvell Energy fell".
 
 A name counts where the entity recognizer calls it an organisation and its last word is one of
-COMPANY_WORDS. Left out are the words that end people's names too ("Power", "Steel",
-"Banks", "Mills", "Church"), and words that name places ("Park", "Hill").
+COMPANY_WORDS; without entities (the fast pipeline), where it lies in a run of capitalised
+words that ends in one (`company_run_ends`). Left out are the words that end people's names
+too ("Power", "Steel", "Banks", "Mills", "Church"), and words that name places ("Park",
+"Hill").
 """
-from spacy.tokens import Span
+from typing import List
+
+from spacy.tokens import Doc, Span, Token
 
 # fmt: off
 COMPANY_WORDS = frozenset((
@@ -34,3 +38,21 @@ def in_company_name(span: Span) -> bool:
     while end < len(doc) and doc[end].ent_iob_ == "I":
         end += 1
     return span.end <= end and doc[end - 1].text in COMPANY_WORDS
+
+
+def company_run_ends(doc: Doc) -> List[bool]:
+    """For each token, whether the run of capitalised words from it on ends in one of
+    COMPANY_WORDS ("Norvell" and "Energy" of "Norvell Energy"), for docs without entities."""
+    out = [False] * len(doc)
+    ends_in_company = False
+    for token in reversed(doc):
+        if _capitalised(token):
+            nxt = token.i + 1
+            if nxt == len(doc) or not _capitalised(doc[nxt]):
+                ends_in_company = token.text in COMPANY_WORDS
+            out[token.i] = ends_in_company
+    return out
+
+
+def _capitalised(token: Token) -> bool:
+    return token.is_title or (token.is_upper and token.is_alpha) or token.text in COMPANY_WORDS

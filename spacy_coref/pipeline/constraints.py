@@ -84,7 +84,7 @@ from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets, MentionOffset
 from .cataphora import link_cataphora
 from .clustering import constrained_clusters, predict_clusters, valid_antecedents
-from .company_names import in_company_name
+from .company_names import company_run_ends, in_company_name
 from .contrasts import contrasting_pairs
 from .first_names import (
     FEMININE_FIRST_NAMES,
@@ -473,6 +473,9 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         named = numpy.where((named == 0) & after_first, name_class[before], named)
         named = numpy.where((named == 0) & after_first, gendered_title[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
+        # a company's name, and a name inside it: "Norvell Energy", "Norvell" (as with a parse)
+        company = numpy.asarray(company_run_ends(doc) + [False])[starts] & all_title  # [n]
+        classes = numpy.where(company & ~(single & pronoun_pos[starts]), COLLECTIVE, classes)
         # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
         # not the group): an "and" inside the span, not at an edge, nor after an adjective
         joins = lower[:n_tokens] == _AND_HASH

@@ -631,6 +631,15 @@ def test_a_company_s_name_and_the_names_inside_it_are_it_or_they(tagged, ents, s
     assert mention_constraints(doc, [span]).classes.tolist() == [expected]
 
 
+def test_without_a_parse_a_capitalised_run_ending_in_a_company_s_word_is_it_or_they():
+    # the fast pipeline: no entities, no parse
+    words = ["She", "said", "Norvell", "Energy", "and", "Sigrid", "Holm", "met", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(0, 1), (2, 4), (2, 3), (3, 4), (5, 7), (5, 6)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes == [FEMININE, COLLECTIVE, COLLECTIVE, COLLECTIVE, FEMININE, FEMININE]
+
+
 @pytest.mark.parametrize(
     "first,last,expected",
     [("Danny", "Boyle", MASCULINE), ("Hercule", "Poirot", MASCULINE), ("Maggie", "Smith", FEMININE),
