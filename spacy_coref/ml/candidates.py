@@ -3,7 +3,7 @@ spans up to a width, or both (so the recall ceiling of the rules can be measured
 candidates); or the spans up to a width that a mention can be without a parse
 ("sentence_spans": within one sentence, not starting or ending on punctuation or a
 function word, nor starting with a subject pronoun, nor running from a verb into its object
-pronoun)."""
+pronoun, nor ending in a comma, a coordinator and a subject pronoun)."""
 from typing import Literal
 
 import numpy
@@ -33,6 +33,7 @@ NOUN_PHRASE_CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "
 _NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
 _SUBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in SUBJECT_PRONOUNS], dtype="uint64")
 _COORDINATOR_IDS = numpy.asarray([hash_string(w) for w in COORDINATORS], dtype="uint64")
+_COMMA_ID = numpy.uint64(hash_string(","))
 _NOT_AT_END_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_END], dtype="uint64")
 _OBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in OBJECT_PRONOUNS], dtype="uint64")
 _CLAUSE_WORD_IDS = numpy.asarray(
@@ -78,6 +79,7 @@ def doc_candidates(
         clause = numpy.isin(lower[arr[:, 0]], _SUBJECT_PRONOUN_IDS) & (arr[:, 1] - arr[:, 0] > 1)
         keep &= ~(clause & ~numpy.isin(lower[second], _COORDINATOR_IDS))
         keep &= ~_verb_and_object(lower, arr)
+        keep &= ~_ends_in_a_subject(lower, arr)
 
     return numpy.unique(arr[keep], axis=0)  # unique() also sorts rows lexicographically
 
@@ -94,6 +96,20 @@ def _verb_and_object(lower: numpy.ndarray, arr: numpy.ndarray) -> numpy.ndarray:
         & numpy.isin(lower[last], _OBJECT_PRONOUN_IDS)
         & verb[before]
         & (clause_word[last] == clause_word[arr[:, 0]])
+    )
+
+
+def _ends_in_a_subject(lower: numpy.ndarray, arr: numpy.ndarray) -> numpy.ndarray:
+    """[C] whether each span of four words or more ends in a comma, "and" or "or", and a
+    subject pronoun: a clause begins there ("her ten years later, and he"; a list such as
+    "Ann, Bo, and I" is lost with it). `lower` [T] the doc's lower-case hashes."""
+    last = numpy.maximum(arr[:, 1] - 1, 0)
+    before = numpy.maximum(last - 1, 0)
+    comma = numpy.maximum(last - 2, 0)
+    return (
+        (arr[:, 1] - arr[:, 0] > 3)
+        & numpy.isin(lower[last], _SUBJECT_PRONOUN_IDS)
+        & numpy.isin(lower[before], _COORDINATOR_IDS) & (lower[comma] == _COMMA_ID)
     )
 
 

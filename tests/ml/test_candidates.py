@@ -62,3 +62,13 @@ def test_a_verb_and_its_object_pronoun_end_no_span_but_a_relative_clause():
     assert not {"The city hired her", "city hired her", "hired her"} & texts
     # a relative word or "to" makes the clause part of a noun phrase; a preposition is no verb
     assert {"the man who saw him", "a picture of him", "the time to drink them"} <= texts
+
+
+def test_a_comma_a_coordinator_and_a_subject_pronoun_end_no_span():
+    # "Her son joined her ten years later , and he now runs the shop"
+    words = ["Her", "son", "joined", "her", "ten", "years", "later", ",", "and", "he", "now",
+             "runs", "it", ";", "Ann", "and", "he", "left"]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    texts = _texts(doc, doc_candidates(doc, source="sentence_spans", max_width=7))
+    assert {"her", "he", "Ann and he"} <= texts  # a coordination without a comma stays
+    assert not {"her ten years later , and he", "later , and he"} & texts
