@@ -10,9 +10,9 @@ words that ends in one (`company_run_ends`). Left out are the words that end peo
 too ("Power", "Steel", "Banks", "Mills", "Church"), and words that name places ("Park",
 "Hill").
 """
-from typing import List
-
-from spacy.tokens import Doc, Span, Token
+import numpy
+from spacy.strings import hash_string
+from spacy.tokens import Doc, Span
 
 # fmt: off
 COMPANY_WORDS = frozenset((
@@ -25,6 +25,7 @@ COMPANY_WORDS = frozenset((
     "Logistics", "Insurance", "Bank", "Bancorp", "Capital", "Investments", "Securities",
 ))
 # fmt: on
+_COMPANY_IDS = numpy.asarray([hash_string(w) for w in COMPANY_WORDS], dtype="uint64")
 
 
 def in_company_name(span: Span) -> bool:
@@ -40,19 +41,18 @@ def in_company_name(span: Span) -> bool:
     return span.end <= end and doc[end - 1].text in COMPANY_WORDS
 
 
-def company_run_ends(doc: Doc) -> List[bool]:
-    """For each token, whether the run of capitalised words from it on ends in one of
-    COMPANY_WORDS ("Norvell" and "Energy" of "Norvell Energy"), for docs without entities."""
-    out = [False] * len(doc)
-    ends_in_company = False
-    for token in reversed(doc):
-        if _capitalised(token):
-            nxt = token.i + 1
-            if nxt == len(doc) or not _capitalised(doc[nxt]):
-                ends_in_company = token.text in COMPANY_WORDS
-            out[token.i] = ends_in_company
-    return out
-
-
-def _capitalised(token: Token) -> bool:
-    return token.is_title or (token.is_upper and token.is_alpha) or token.text in COMPANY_WORDS
+def company_run_ends(doc: Doc) -> numpy.ndarray:
+    """[T] bool: for each token, whether it is capitalised and the run of capitalised words it
+    is in ends in one of COMPANY_WORDS ("Norvell" and "Energy" of "Norvell Energy"), for docs
+    without entities. Read as arrays: the fast pipeline decodes with it."""
+    n = len(doc)
+    if not n:
+        return numpy.zeros(0, dtype=bool)
+    title, upper, alpha, orth = doc.to_array(["IS_TITLE", "IS_UPPER", "IS_ALPHA", "ORTH"]).T
+    company = numpy.isin(orth.astype("uint64"), _COMPANY_IDS)
+    capital = title.astype(bool) | (upper.astype(bool) & alpha.astype(bool)) | company
+    last = capital & ~numpy.append(capital[1:], False)  # a run's last word
+    # the index of the next run end at or after each token
+    positions = numpy.where(last, numpy.arange(n), n)
+    run_end = numpy.minimum.accumulate(positions[::-1])[::-1]
+    return capital & company[numpy.minimum(run_end, n - 1)]

@@ -474,7 +474,7 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         named = numpy.where((named == 0) & after_first, gendered_title[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
         # a company's name, and a name inside it: "Norvell Energy", "Norvell" (as with a parse)
-        company = numpy.asarray(company_run_ends(doc) + [False])[starts] & all_title  # [n]
+        company = company_run_ends(doc)[starts] & all_title  # [n]
         classes = numpy.where(company & ~(single & pronoun_pos[starts]), COLLECTIVE, classes)
         # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
         # not the group): an "and" inside the span, not at an edge, nor after an adjective
