@@ -40,6 +40,8 @@ _CLASS_GENDERS[[1, 2, 4]] = (pf.MASCULINE, pf.FEMININE, pf.NEUTER)
 OTHER_ENTITY = pf.N_ENTITY_VALUES - 1
 # what the features read (spacy_coref.S2ECoref.v4): the doc's annotations, or its text alone
 FEATURE_ANNOTATIONS = ("doc", "text")
+# the annotations a text view leaves out (`text_view`)
+VIEW_LEAVES_OUT = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB")
 # fmt: on
 
 
@@ -98,12 +100,17 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
 def text_view(doc: Doc) -> Doc:
     """A copy of the doc with its words, sentence boundaries and speakers only: what the
     features of a model trained without a parser read, so that the parse, tags and entities of
-    a full pipeline change nothing."""
-    sent_starts = None
-    if doc.has_annotation("SENT_START"):
-        sent_starts = [bool(t.is_sent_start) for t in doc]
-    view = Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
-               sent_starts=sent_starts)
+    a full pipeline change nothing. A doc with none of what the view leaves out (a blank
+    pipeline's) is its own view: copying its tokens one by one cost a tenth of the fast
+    pipeline's scoring."""
+    if not any(doc.has_annotation(attr) for attr in VIEW_LEAVES_OUT):
+        return doc
+    # read as arrays: a Token object per token cost more than the rest of the view
+    orths, spaces, starts = doc.to_array(["ORTH", "SPACY", "SENT_START"]).T  # [T] each
+    strings = doc.vocab.strings
+    sent_starts = (starts == 1).tolist() if doc.has_annotation("SENT_START") else None
+    view = Doc(doc.vocab, words=[strings[orth] for orth in orths.tolist()],
+               spaces=spaces.astype(bool).tolist(), sent_starts=sent_starts)
     if SPEAKERS_KEY in doc.spans:
         view.spans[SPEAKERS_KEY] = [Span(view, s.start, s.end, label=s.label)
                                     for s in doc.spans[SPEAKERS_KEY]]

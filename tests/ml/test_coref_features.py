@@ -563,3 +563,18 @@ def test_v4_features_from_the_text_alone_ignore_the_parse():
     assert get_speakers(view) == get_speakers(parsed)
     with pytest.raises(ValueError, match="CE393"):
         _model("spacy_coref.S2ECoref.v4", feature_annotations="parse")
+
+
+def test_text_view_keeps_words_spaces_and_sentences_and_a_bare_doc_is_its_own_view():
+    vocab = spacy.blank("en").vocab
+    words = ["Dr.", "Ann", "left", ".", "\n", "She", "sang", "!"]
+    spaces = [True, True, False, True, False, True, False, False]
+    sent_starts = [True, False, False, False, False, True, False, False]
+    parsed = Doc(vocab, words=words, spaces=spaces, sent_starts=sent_starts,
+                 pos=["PROPN", "PROPN", "VERB", "PUNCT", "SPACE", "PRON", "VERB", "PUNCT"])
+    view = text_view(parsed)
+    assert view is not parsed and not view.has_annotation("POS")
+    assert view.text == parsed.text and [t.text for t in view] == words
+    assert [bool(t.is_sent_start) for t in view] == sent_starts  # False stays False
+    bare = Doc(vocab, words=words, spaces=spaces, sent_starts=sent_starts)
+    assert text_view(bare) is bare  # nothing to leave out: no copy

@@ -171,3 +171,18 @@ def test_a_head_with_schemes_does_not_load_other_shapes():
     three = S2ECorefHead(16, 8, n_schemes=3)
     with pytest.raises(RuntimeError, match="scheme_scale"):
         three.load_state_dict(two.state_dict())
+
+
+def test_more_candidates_than_tokens_score_as_the_formula():
+    """Every span of up to 3 tokens (the fast pipeline's candidates outnumber its tokens): the
+    terms of one token are computed once a token and read off, with the same scores."""
+    torch.manual_seed(0)
+    head = S2ECorefHead(16, 8, dropout=0.0, top_lambda=1.0, entity_equalization=False).eval()
+    x = torch.randn(12, 16)
+    spans = [(s, e) for s in range(12) for e in range(s, min(12, s + 3))]
+    starts, ends = (torch.tensor(column) for column in zip(*spans))
+    assert len(spans) > len(x)
+    with torch.no_grad():
+        out = head([x], [starts], [ends])[0]
+        f_m, _ = _dense_scores(head, x, starts, ends)
+    assert torch.allclose(out.mention_scores, f_m, atol=1e-5)

@@ -160,10 +160,14 @@ class S2ECorefHead(nn.Module):
         # in chunks of candidates: a fast pipeline's 100,000-word doc has a million, and their
         # [C, h] start and end vectors and [C, attributes, w] feature embeddings at once took
         # gigabytes
+        by_token = self._token_mention_terms(m_s, m_e, starts.shape[0])
         scores, vectors = [m_s.new_zeros((0,))], []
         for c0 in range(0, starts.shape[0], MENTION_CHUNK):
             chunk = slice(c0, c0 + MENTION_CHUNK)
-            f_c = self._mention_scores(m_s[starts[chunk]], m_e[ends[chunk]])  # [c]
+            if by_token is None:
+                f_c = self._mention_scores(m_s[starts[chunk]], m_e[ends[chunk]])  # [c]
+            else:
+                f_c = _gathered_mention_scores(m_s, *by_token, starts[chunk], ends[chunk])
             if scorer is not None:
                 vectors.append(scorer.mention_vectors(attributes[chunk]))  # [c, w]
                 f_c = f_c + scorer.mention_scores(vectors[-1])
@@ -189,6 +193,20 @@ class S2ECorefHead(nn.Module):
         # f_m(q) = v_s . m_s + v_e . m_e + m_s^T B_m m_e
         bilinear = (ms * self.mention_bilinear(me)).sum(dim=1)  # [C]
         return self.mention_start(ms).squeeze(1) + self.mention_end(me).squeeze(1) + bilinear
+
+    def _token_mention_terms(
+        self, m_s: Tensor, m_e: Tensor, n_candidates: int
+    ) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
+        """The terms of f_m that depend on one token (v_s . m_s, v_e . m_e, B_m m_e), for every
+        token, where candidates outnumber tokens: then the [h, h] map runs once a token instead
+        of once a candidate (a fast pipeline's every short span is a candidate, about ten a
+        token). None where there are fewer candidates than tokens (rule-based mentions).
+        RETURNS ([T] start terms, [T] end terms, [T, h] B_m m_e), or None."""
+        if n_candidates <= m_s.shape[0]:
+            return None
+        start_terms = self.mention_start(m_s).squeeze(1)  # [T]
+        end_terms = self.mention_end(m_e).squeeze(1)  # [T]
+        return start_terms, end_terms, self.mention_bilinear(m_e)  # [T], [T], [T, h]
 
     def _prune(self, mention_scores: Tensor, n_tokens: int) -> Tensor:
         n_candidates = mention_scores.shape[0]
@@ -315,6 +333,16 @@ def _check_attributes(attributes: Optional[List[Tensor]], starts: List[Tensor]) 
         if attrs is None or tuple(attrs.shape) != expected:
             found = "none" if attrs is None else f"shape {tuple(attrs.shape)}"
             raise ValueError(Errors.CE115.format(i=i, expected=expected, found=found))
+
+
+def _gathered_mention_scores(
+    m_s: Tensor, start_terms: Tensor, end_terms: Tensor, end_maps: Tensor, starts: Tensor,
+    ends: Tensor,
+) -> Tensor:
+    """f_m of the candidates from the terms of `_token_mention_terms`: the same sum as
+    `_mention_scores`, read off by each candidate's start and end token. RETURNS [c]."""
+    bilinear = (m_s[starts] * end_maps[ends]).sum(dim=1)  # [c]
+    return start_terms[starts] + end_terms[ends] + bilinear
 
 
 def _insert_null(null: Tensor, pair_scores: Tensor) -> Tensor:
