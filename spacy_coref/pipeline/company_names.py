@@ -9,7 +9,13 @@ COMPANY_WORDS; without entities (the fast pipeline), where it lies in a run of c
 words that ends in one (`company_run_ends`). Left out are the words that end people's names
 too ("Power", "Steel", "Banks", "Mills", "Church"), and words that name places ("Park",
 "Hill").
+
+A lone word of a company's name elsewhere in the doc is the company's short name ("Victor
+Amsel, who founded Norvell in 2012. He ..."), unless the doc also names a person with it
+("Dell" of "Dell Technologies" and "Michael Dell").
 """
+from typing import FrozenSet
+
 import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Span
@@ -23,6 +29,9 @@ COMPANY_WORDS = frozenset((
     "Records", "Publishing", "Airlines", "Airways", "Motors", "Automotive", "Energy",
     "Petroleum", "Oil", "Gas", "Mining", "Chemicals", "Pharmaceuticals", "Pharma", "Foods",
     "Logistics", "Insurance", "Bank", "Bancorp", "Capital", "Investments", "Securities",
+    "Robotics", "Aerospace", "Biotech", "Biosciences", "Therapeutics", "Electronics",
+    "Semiconductor", "Semiconductors", "Microsystems", "Manufacturing", "Analytics",
+    "Pictures", "Productions", "Brands", "Hotels", "Resorts", "Shipping", "Consulting",
 ))
 # fmt: on
 _COMPANY_IDS = numpy.asarray([hash_string(w) for w in COMPANY_WORDS], dtype="uint64")
@@ -56,3 +65,36 @@ def company_run_ends(doc: Doc) -> numpy.ndarray:
     positions = numpy.where(last, numpy.arange(n), n)
     run_end = numpy.minimum.accumulate(positions[::-1])[::-1]
     return capital & company[numpy.minimum(run_end, n - 1)]
+
+
+def company_short_names(doc: Doc) -> FrozenSet[str]:
+    """The capitalised words before the last word of the doc's company names (those of
+    `in_company_name`: "Norvell" of "Norvell Energy"), less the words of its people's names.
+
+    doc (Doc): a doc with entities.
+    RETURNS (FrozenSet[str]): the words, as written.
+    """
+    words, people = set(), set()
+    for ent in doc.ents:
+        if ent.label_ == "ORG" and len(ent) > 1 and ent[-1].text in COMPANY_WORDS:
+            words.update(t.text for t in ent[:-1] if t.is_title and t.is_alpha)
+        elif ent.label_ == "PERSON":
+            people.update(t.text for t in ent)
+    return frozenset(words - people - COMPANY_WORDS)
+
+
+def unparsed_company_short_names(doc: Doc, people: numpy.ndarray) -> numpy.ndarray:
+    """`company_short_names` for a doc without entities: the ORTH ids of the capitalised
+    words of runs that end in one of COMPANY_WORDS (`company_run_ends`), less those of
+    `people`.
+
+    doc (Doc): the doc.
+    people (numpy.ndarray): ORTH ids of words of people's names.
+    RETURNS (numpy.ndarray): [n] uint64 ORTH ids.
+    """
+    if not len(doc):
+        return numpy.zeros(0, dtype="uint64")
+    orth, title = doc.to_array(["ORTH", "IS_TITLE"]).T
+    orth = orth.astype("uint64")
+    short = company_run_ends(doc) & title.astype(bool) & ~numpy.isin(orth, _COMPANY_IDS)
+    return numpy.setdiff1d(orth[short], numpy.asarray(people, dtype="uint64"))

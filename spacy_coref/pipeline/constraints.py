@@ -84,7 +84,9 @@ from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import ClusterOffsets, MentionOffset
 from .cataphora import link_cataphora
 from .clustering import constrained_clusters, predict_clusters, valid_antecedents
-from .company_names import company_run_ends, in_company_name
+from .company_names import (
+    company_run_ends, company_short_names, in_company_name, unparsed_company_short_names,
+)
 from .contrasts import contrasting_pairs
 from .first_names import (
     FEMININE_FIRST_NAMES,
@@ -383,6 +385,7 @@ def mention_constraints(
     if first_names:
         _share_apposition_classes(doc, spans, classes)
         _share_surname_classes(doc, spans, classes)
+        _share_company_classes(doc, spans, classes)
     return MentionConstraints(
         classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
         co_subjects if controlled else None, apposed_to, relative_head,
@@ -426,6 +429,20 @@ def _share_surname_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: nu
         genders = {g for e, g in by_surname.get(token.text, ()) if e <= int(start)}
         if len(genders) == 1 and next(iter(genders)) in (MASCULINE, FEMININE):
             classes[i] = next(iter(genders))
+
+
+def _share_company_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray):
+    """In place: a one-word name without a class that is a word of one of the doc's company
+    names is the company ("who founded Norvell" of "Norvell Energy"): "it" or "they", not "he"
+    (`company_short_names`)."""
+    words = company_short_names(doc)
+    if not words:
+        return
+    for i, (start, end) in enumerate(spans):
+        token = doc[int(start)]
+        if int(end) - int(start) == 1 and not classes[i] and token.pos_ in NAME_POS:
+            if token.text in words:
+                classes[i] = COLLECTIVE
 
 
 _AND_HASH = hash_string("and")
@@ -514,6 +531,10 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
             found = {g for t, g in genders.get(int(orth[starts[i]]), ()) if t < starts[i]}
             if len(found) == 1:
                 classes[i] = next(iter(found))
+        # a lone word of a company's name elsewhere: "who founded Norvell" (as with a parse)
+        companies = unparsed_company_short_names(doc, orth[tokens[surnames]])
+        short_name = single & (classes == 0) & numpy.isin(orth[starts], companies)
+        classes = numpy.where(short_name, COLLECTIVE, classes)
     reflexive = single & reflexive_word[last]
     unbound = numpy.full(n, -1, dtype="int64")
     # no parse to find the head: any span from "a" or "an" on counts as indefinite

@@ -640,6 +640,39 @@ def test_without_a_parse_a_capitalised_run_ending_in_a_company_s_word_is_it_or_t
     assert classes == [FEMININE, COLLECTIVE, COLLECTIVE, COLLECTIVE, FEMININE, FEMININE]
 
 
+def founder(word):
+    # WORD Energy hired Ed Dell . He left WORD .
+    return ([word, "Energy", "hired", "Ed", "Dell", ".", "He", "left", word, "."],
+            [1, 2, 2, 4, 2, 2, 7, 7, 7, 7],
+            ["compound", "nsubj", "ROOT", "compound", "dobj", "punct", "nsubj", "ROOT", "dobj",
+             "punct"],
+            ["NNP", "NNP", "VBD", "NNP", "NNP", ".", "PRP", "VBD", "NNP", "."])
+
+
+@pytest.mark.parametrize(
+    "word,person,expected",
+    [("Norvell", True, COLLECTIVE), ("Dell", False, COLLECTIVE),
+     ("Dell", True, MASCULINE)],  # "Dell" of "Dell Energy" and of "Ed Dell": his surname
+)
+def test_a_lone_word_of_a_company_s_name_elsewhere_is_the_company(word, person, expected):
+    # "Victor Amsel, who founded Kestrel in 2012. He will stay": "He" had taken the lone
+    # "Kestrel" of "Kestrel Robotics"
+    doc = parsed(*founder(word))
+    ents = [Span(doc, 0, 2, label="ORG"), Span(doc, 8, 9, label="ORG")]
+    doc.ents = ents + ([Span(doc, 3, 5, label="PERSON")] if person else [])
+    classes = mention_constraints(doc, [(6, 7), (8, 9)]).classes.tolist()
+    assert classes == [MASCULINE, expected]
+
+
+def test_without_a_parse_a_lone_word_of_a_company_run_elsewhere_is_the_company():
+    vocab = spacy.blank("en").vocab
+    doc = Doc(vocab, words=founder("Norvell")[0])
+    assert mention_constraints(doc, [(6, 7), (8, 9)]).classes.tolist() == [MASCULINE, COLLECTIVE]
+    # "Dell" also comes after a first name ("Ed Dell"): a person's name, not the company
+    doc = Doc(vocab, words=founder("Dell")[0])
+    assert mention_constraints(doc, [(8, 9)]).classes.tolist() != [COLLECTIVE]
+
+
 @pytest.mark.parametrize(
     "first,last,expected",
     [("Danny", "Boyle", MASCULINE), ("Hercule", "Poirot", MASCULINE), ("Maggie", "Smith", FEMININE),
