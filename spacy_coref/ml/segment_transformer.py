@@ -15,7 +15,7 @@ import numpy
 import torch
 from spacy.tokens import Doc
 from spacy.util import registry
-from spacy_transformers.align import get_alignment, get_alignment_via_offset_mapping
+from spacy_transformers.align import get_alignment
 from spacy_transformers.data_classes import FullTransformerBatch, WordpieceBatch
 from spacy_transformers.layers.transformer_model import TransformerModel, huggingface_tokenize
 from spacy_transformers.layers.transformer_model import init as transformer_init
@@ -25,9 +25,11 @@ from transformers.modeling_outputs import BaseModelOutput
 from transformers.utils import ModelOutput
 
 from ..errors import Errors
+from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
 from .segment_batching import plan_sub_batches
+from .transformer_batch import SegmentTransformerBatch
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
 DEFAULT_MAX_PADDING = 0.02
@@ -180,8 +182,8 @@ def segment_wordpieces(
     flat_spans = [span for doc_spans in nested_spans for span in doc_spans]
     batch_encoding = huggingface_tokenize(tokenizer, [span.text for span in flat_spans])
     wordpieces = WordpieceBatch.from_batch_encoding(batch_encoding)
-    if "offset_mapping" in batch_encoding:
-        align = get_alignment_via_offset_mapping(flat_spans, batch_encoding["offset_mapping"])
+    if "offset_mapping" in batch_encoding:  # spacy-transformers' alignment, as arrays
+        align = offset_alignment(flat_spans, batch_encoding["offset_mapping"])
     else:
         align = get_alignment(flat_spans, wordpieces.strings, tokenizer.all_special_tokens)
     wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
@@ -200,7 +202,7 @@ def forward(
             max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
             encode=sub_batch_encoder(model, is_train),
         )
-    output = FullTransformerBatch(
+    output = SegmentTransformerBatch(
         spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
     )
 
