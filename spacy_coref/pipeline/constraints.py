@@ -762,7 +762,7 @@ def decode_clusters(
             apart |= _possessor_pairs(spans, mentions)
         clusters = link_repeated_names(
             doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
-            person_classes=MASCULINE | FEMININE, apart=apart,
+            person_classes=MASCULINE | FEMININE, apart=apart, company_classes=COLLECTIVE,
         )
     if QUOTES in constraints:
         # after the other constraints: who speaks a quote outranks what the scores say

@@ -72,6 +72,7 @@ def link_repeated_names(
     clashes: Optional[Callable[[Sequence[MentionOffset], Sequence[MentionOffset]], bool]] = None,
     person_classes: int = 0,
     apart: Collection[Tuple[MentionOffset, MentionOffset]] = (),
+    company_classes: int = 0,
 ) -> ClusterOffsets:
     """The clusters with each repeated name in its earlier mention's cluster.
 
@@ -90,6 +91,8 @@ def link_repeated_names(
         read as an organisation, gives "Arun" its cluster).
     apart (Collection): pairs of mentions that must not share a cluster (binding: "Grace
         told her"); groups holding both are not merged.
+    company_classes (int): classes (bit flags) of a company's name: a longer name with one
+        gives its first word to a one-word name ("Kestrel" of "Kestrel Robotics").
     RETURNS (ClusterOffsets): the clusters, each sorted, in document order.
     """
     parsed = doc.has_annotation("DEP")
@@ -174,6 +177,9 @@ def link_repeated_names(
         if len(words) > 1 and (gendered or _is_person(doc, groups[g], names, person_words)):
             for short in ((words[0],), (words[-1],), _titles(key) + (words[-1],)):
                 holders.setdefault(short, set()).add(g)
+        elif len(words) > 1 and union_of_classes(groups[g], classes) & company_classes:
+            # a company's short name is its first word: "Kestrel" of "Kestrel Robotics"
+            holders.setdefault((words[0],), set()).add(g)
     for g, key in enumerate(keys):
         if key is None or len(_without_titles(key)) != 1:
             continue

@@ -264,8 +264,8 @@ def fold_first_words(
     goes to "Norvell Energy"; a cluster of first words alone is gone). The other mentions stay
     a cluster of their own where one has the first words' last word as its head ("World" of
     "World War II" with "the world"), or is "he" or "she" and the whole name is not a
-    person's ("Clinton" of "the Clinton Foundation" with "he"). Docs without a parse are left
-    as they are.
+    person's ("Clinton" of "the Clinton Foundation" with "he"). First words in the cluster of
+    their whole name leave it too. Docs without a parse are left as they are.
 
     doc (Doc): the doc the clusters are in.
     clusters (List[List[Tuple[int, int]]]): (start, end) token offsets, end exclusive.
@@ -279,7 +279,9 @@ def fold_first_words(
     if not first.any():
         return clusters
     whole_of = {spans[i]: spans[whole[i]] for i in numpy.flatnonzero(first).tolist()}
-    result = [list(cluster) for cluster in clusters]
+    # a first word in its whole name's own cluster leaves it: "Kestrel" of "Kestrel Robotics",
+    # brought there with a later "Kestrel" by `link_repeated_names`
+    result = [[m for m in cluster if whole_of.get(m) not in cluster] for cluster in clusters]
     for k, cluster in enumerate(result):
         names = [(s, e) for s, e in cluster if doc[e - 1].pos == PROPN]
         if not names or any(name not in whole_of for name in names):

@@ -7,6 +7,7 @@ from test_constraints import scores_for  # noqa: E402 (the same folder)
 from spacy_coref.pipeline.constraints import (
     AGREEMENT,
     BINDING,
+    COLLECTIVE,
     FEMININE,
     MASCULINE,
     NAMES,
@@ -184,6 +185,22 @@ def test_of_two_entities_sharing_a_word_the_one_that_agrees_takes_it():
     assert link(doc, [[(8, 9), (11, 12)]], mentions, classes) == [[(4, 6), (8, 9), (11, 12)]]
     # without a class of its own it is either, and stays apart
     assert link(doc, [], mentions, classes) == []
+
+
+def test_a_company_s_first_word_alone_joins_the_company():
+    # Kestrel Robotics grew . Amsel founded Kestrel . The first word alone is the company's
+    # short name ("He" had taken it); only a name with a company's class gives it
+    words = ["Kestrel", "Robotics", "grew", ".", "Amsel", "founded", "Kestrel", "."]
+    pos = ["PROPN", "PROPN", "VERB", "PUNCT", "PROPN", "VERB", "PROPN", "PUNCT"]
+    doc = tagged(words, pos, names=[(0, 2)], persons=[(4, 5)])
+    doc.ents = [Span(doc, 0, 2, label="ORG"), Span(doc, 4, 5, label="PERSON"),
+                Span(doc, 6, 7, label="ORG")]
+    mentions = [(0, 2), (4, 5), (6, 7)]
+    classes = {(0, 2): COLLECTIVE, (6, 7): COLLECTIVE}
+    joined = link_repeated_names(doc, [], mentions, classes, conflicting_classes,
+                                 company_classes=COLLECTIVE)
+    assert joined == [[(0, 2), (6, 7)]]
+    assert link(doc, [], mentions, classes) == []  # without company classes: no holder
 
 
 def test_a_title_is_no_first_name():

@@ -334,6 +334,14 @@ def test_first_words_alone_are_no_cluster():
     ]
 
 
+def test_a_first_word_in_its_whole_name_s_cluster_leaves_it():
+    # "Kestrel | Kestrel Robotics | it | Kestrel": the names rule brought the inner first word
+    # along with a later "Kestrel"; the whole name is its mention there
+    doc = norvell_doc()
+    clusters = [[NORVELL, NORVELL_ENERGY, ITS, NORVELL_ALONE]]
+    assert fold_first_words(doc, clusters, NORVELL_SPANS) == [[NORVELL_ENERGY, ITS, NORVELL_ALONE]]
+
+
 def test_he_or_she_goes_to_the_whole_name_only_if_it_is_a_persons():
     clusters = [[NORVELL, COMPANY, ITS]]
     # "the Clinton Foundation ... he": "he" is no foundation; the first words leave
