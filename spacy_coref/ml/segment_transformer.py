@@ -3,11 +3,13 @@
 spacy-transformers pads all segments of a batch of documents to the longest one and runs them
 in one forward pass: the short left-over segment of every document costs a full-length row,
 and a 100,000-word document becomes one huge padded batch. This model keeps everything else
-(the HF shim, tokenization, alignment, serialization, the `FullTransformerBatch` output that
+(the HF shim, tokenization, serialization, the `FullTransformerBatch` output that
 listeners read) and only replaces the encoder call: segments are grouped by length into
 sub-batches under `max_tokens_in_batch` (see segment_batching.py), each sub-batch is trimmed to
 its own longest row, and the outputs are scattered back into the padded layout. Results equal
-TransformerModel.v3's up to float noise; padding waste and peak memory drop.
+TransformerModel.v3's up to float noise; padding waste and peak memory drop. The alignment of
+tokens to wordpieces and the split of the output per doc are computed as arrays
+(`alignment.py`, `transformer_batch.py`), with spacy-transformers' results.
 """
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
