@@ -69,6 +69,7 @@ SENTENCE_BOUNDARIES = frozenset(
 _BOUNDARY_HASHES = numpy.array([hash_string(t) for t in SENTENCE_BOUNDARIES], dtype="uint64")
 _ARTICLE_HASHES = numpy.array([hash_string(t) for t in LEADING_ARTICLES], dtype="uint64")
 _POSSESSIVE_HASHES = numpy.array([hash_string(t) for t in POSSESSIVES], dtype="uint64")
+_OF_HASH = hash_string("of")
 
 
 class PersonName(NamedTuple):
@@ -139,6 +140,15 @@ def person_names(
         for i in named:
             span = doc[int(offsets[i, 0]) : int(offsets[i, 1])]
             out[i] = person_name(span, i in persons, person_words)
+        # "William of Normandy", "Catherine of Aragon": a first name, "of" and a capitalised
+        # place is that first name's person (else "Harold" could join William's cluster)
+        of = numpy.append(lower == _OF_HASH, False)  # [T + 1]
+        first_of = (ends - starts > 2) & of[numpy.minimum(starts + 1, len(doc))]
+        first_of &= uncapitalised[ends] - uncapitalised[starts] == 1  # "of" alone uncapitalised
+        for i in numpy.flatnonzero(first_of & capitalised[starts]).tolist():
+            first = doc[int(starts[i])]
+            if first.lower_ in FIRST_NAMES:
+                out[i] = PersonName(frozenset((first.lower_,)), first.lower_, None)
         return out
     ends_sentence = numpy.isin(orth, _BOUNDARY_HASHES) | space.astype(bool)
     opens = numpy.concatenate([[True], ends_sentence[:-1]])  # [T]

@@ -60,6 +60,20 @@ def test_only_people_names_are_read():
     assert read("Helena Kurz", "ORG").first == "helena"
 
 
+def test_a_first_name_of_a_place_is_that_first_name_s_person():
+    # William of Normandy defeated Harold .  ("Harold" had joined "William of Normandy | He")
+    words = ["William", "of", "Normandy", "defeated", "Harold", ".", "Duke", "of", "York"]
+    doc = Doc(spacy.blank("en").vocab, words=words,
+              pos=["PROPN", "ADP", "PROPN", "VERB", "PROPN", "PUNCT", "PROPN", "ADP", "PROPN"],
+              heads=[3, 0, 1, 3, 3, 3, 6, 6, 7],
+              deps=["nsubj", "prep", "pobj", "ROOT", "dobj", "punct", "ROOT", "prep", "pobj"])
+    doc.ents = [Span(doc, 0, 3, label="PERSON"), Span(doc, 4, 5, label="PERSON")]
+    william, harold, duke = person_names(doc, [(0, 3), (4, 5), (6, 9)])
+    assert william == PersonName(frozenset({"william"}), "william", None)
+    assert names_clash(william, harold)
+    assert duke is None  # a title, not a first name, before "of"
+
+
 @pytest.mark.parametrize(
     "a,b,clash",
     [
