@@ -135,20 +135,20 @@ def person_names(
     ends -= possessive[numpy.maximum(ends - 1, 0)] & (ends - starts > 1)
     starts = starts + (article[starts] & (ends - starts > 1))
     named = numpy.flatnonzero(uncapitalised[ends] - uncapitalised[starts] == 0).tolist()
+    # "William of Normandy", "Catherine of Aragon": a first name, "of" and a capitalised place
+    # is that first name's person (else "Harold" could join William's cluster)
+    of = numpy.append(lower == _OF_HASH, False)  # [T + 1]
+    first_of = (ends - starts > 2) & of[numpy.minimum(starts + 1, len(doc))]
+    first_of &= uncapitalised[ends] - uncapitalised[starts] == 1  # "of" alone uncapitalised
+    for i in numpy.flatnonzero(first_of & capitalised[starts]).tolist():
+        first = doc[int(starts[i])]
+        if first.lower_ in FIRST_NAMES:
+            out[i] = PersonName(frozenset((first.lower_,)), first.lower_, None)
     if doc.has_annotation("DEP"):
         person_words = person_name_words(doc)
         for i in named:
             span = doc[int(offsets[i, 0]) : int(offsets[i, 1])]
             out[i] = person_name(span, i in persons, person_words)
-        # "William of Normandy", "Catherine of Aragon": a first name, "of" and a capitalised
-        # place is that first name's person (else "Harold" could join William's cluster)
-        of = numpy.append(lower == _OF_HASH, False)  # [T + 1]
-        first_of = (ends - starts > 2) & of[numpy.minimum(starts + 1, len(doc))]
-        first_of &= uncapitalised[ends] - uncapitalised[starts] == 1  # "of" alone uncapitalised
-        for i in numpy.flatnonzero(first_of & capitalised[starts]).tolist():
-            first = doc[int(starts[i])]
-            if first.lower_ in FIRST_NAMES:
-                out[i] = PersonName(frozenset((first.lower_,)), first.lower_, None)
         return out
     ends_sentence = numpy.isin(orth, _BOUNDARY_HASHES) | space.astype(bool)
     opens = numpy.concatenate([[True], ends_sentence[:-1]])  # [T]

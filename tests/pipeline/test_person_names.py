@@ -72,6 +72,9 @@ def test_a_first_name_of_a_place_is_that_first_name_s_person():
     assert william == PersonName(frozenset({"william"}), "william", None)
     assert names_clash(william, harold)
     assert duke is None  # a title, not a first name, before "of"
+    # the same without a parse (the fast pipeline)
+    bare = Doc(doc.vocab, words=words)
+    assert person_names(bare, [(0, 3), (6, 9)]) == [william, None]
 
 
 @pytest.mark.parametrize(
