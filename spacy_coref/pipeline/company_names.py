@@ -83,12 +83,14 @@ def company_short_names(doc: Doc) -> FrozenSet[str]:
     return frozenset(words - people - COMPANY_WORDS)
 
 
-def unparsed_company_short_names(doc: Doc, people: numpy.ndarray) -> numpy.ndarray:
+def unparsed_company_short_names(
+    doc: Doc, company_runs: numpy.ndarray, people: numpy.ndarray
+) -> numpy.ndarray:
     """`company_short_names` for a doc without entities: the ORTH ids of the capitalised
-    words of runs that end in one of COMPANY_WORDS (`company_run_ends`), less those of
-    `people`.
+    words of runs that end in one of COMPANY_WORDS, less those of `people`.
 
     doc (Doc): the doc.
+    company_runs (numpy.ndarray): [T] bool, `company_run_ends(doc)`.
     people (numpy.ndarray): ORTH ids of words of people's names.
     RETURNS (numpy.ndarray): [n] uint64 ORTH ids.
     """
@@ -96,5 +98,5 @@ def unparsed_company_short_names(doc: Doc, people: numpy.ndarray) -> numpy.ndarr
         return numpy.zeros(0, dtype="uint64")
     orth, title = doc.to_array(["ORTH", "IS_TITLE"]).T
     orth = orth.astype("uint64")
-    short = company_run_ends(doc) & title.astype(bool) & ~numpy.isin(orth, _COMPANY_IDS)
+    short = company_runs & title.astype(bool) & ~numpy.isin(orth, _COMPANY_IDS)
     return numpy.setdiff1d(orth[short], numpy.asarray(people, dtype="uint64"))

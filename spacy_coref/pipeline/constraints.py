@@ -439,10 +439,11 @@ def _share_company_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: nu
     if not words:
         return
     for i, (start, end) in enumerate(spans):
+        if int(end) - int(start) != 1 or classes[i]:
+            continue
         token = doc[int(start)]
-        if int(end) - int(start) == 1 and not classes[i] and token.pos_ in NAME_POS:
-            if token.text in words:
-                classes[i] = COLLECTIVE
+        if token.pos_ in NAME_POS and token.text in words:
+            classes[i] = COLLECTIVE
 
 
 _AND_HASH = hash_string("and")
@@ -491,7 +492,8 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
         named = numpy.where((named == 0) & after_first, gendered_title[before], named)
         classes = numpy.where((classes == 0) & all_title, named, classes)
         # a company's name, and a name inside it: "Norvell Energy", "Norvell" (as with a parse)
-        company = company_run_ends(doc)[starts] & all_title  # [n]
+        company_runs = company_run_ends(doc)  # [T]
+        company = company_runs[starts] & all_title  # [n]
         classes = numpy.where(company & ~(single & pronoun_pos[starts]), COLLECTIVE, classes)
         # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
         # not the group): an "and" inside the span, not at an edge, nor after an adjective
@@ -532,7 +534,7 @@ def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> 
             if len(found) == 1:
                 classes[i] = next(iter(found))
         # a lone word of a company's name elsewhere: "who founded Norvell" (as with a parse)
-        companies = unparsed_company_short_names(doc, orth[tokens[surnames]])
+        companies = unparsed_company_short_names(doc, company_runs, orth[tokens[surnames]])
         short_name = single & (classes == 0) & numpy.isin(orth[starts], companies)
         classes = numpy.where(short_name, COLLECTIVE, classes)
     reflexive = single & reflexive_word[last]

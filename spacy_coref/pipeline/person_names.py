@@ -140,7 +140,7 @@ def person_names(
     of = numpy.append(lower == _OF_HASH, False)  # [T + 1]
     first_of = (ends - starts > 2) & of[numpy.minimum(starts + 1, len(doc))]
     first_of &= uncapitalised[ends] - uncapitalised[starts] == 1  # "of" alone uncapitalised
-    for i in numpy.flatnonzero(first_of & capitalised[starts]).tolist():
+    for i in numpy.flatnonzero(first_of).tolist():
         first = doc[int(starts[i])]
         if first.lower_ in FIRST_NAMES:
             out[i] = PersonName(frozenset((first.lower_,)), first.lower_, None)

@@ -281,7 +281,10 @@ def fold_first_words(
     whole_of = {spans[i]: spans[whole[i]] for i in numpy.flatnonzero(first).tolist()}
     # a first word in its whole name's own cluster leaves it: "Kestrel" of "Kestrel Robotics",
     # brought there with a later "Kestrel" by `link_repeated_names`
-    result = [[m for m in cluster if whole_of.get(m) not in cluster] for cluster in clusters]
+    result = []
+    for cluster in clusters:
+        members = set(cluster)
+        result.append([m for m in cluster if whole_of.get(m) not in members])
     for k, cluster in enumerate(result):
         names = [(s, e) for s, e in cluster if doc[e - 1].pos == PROPN]
         if not names or any(name not in whole_of for name in names):
