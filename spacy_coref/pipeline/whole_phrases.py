@@ -94,6 +94,9 @@ def whole_phrases(
         # ... and promised them a bonus", a parse's error; "the man who loved his wife" is)
         own = [s for s, e in cluster if e - s == 1 and _object_pronoun(doc[s])]
         grown = {_whole_phrase(doc, mention, by_head, taken, person, own) for mention in cluster}
+        # two clusters' mentions may grow into one phrase ("Emperor Napoleon" and "Napoleon"
+        # into "the Emperor Napoleon"): the first cluster has it, the later keeps its own
+        taken |= grown
         result.append(sorted(grown))
     return result
 
