@@ -1,5 +1,6 @@
 import os
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -40,3 +41,20 @@ def shared_data() -> Path:
     if not path.exists():
         pytest.fail(f"Shared data not found at {path}: clone the project beside ../shared")
     return path
+
+
+# Words per document of `mixed_length_texts`: from a few words to over two encoder windows
+# (the default's 256-token windows and the fast pipeline's 512 wordpieces), in no order.
+MIXED_LENGTHS = (60, 4, 330, 18, 1150, 45, 9, 520, 150, 0, 80, 780, 30, 260, 110, 950, 200, 640,
+                 25, 420, 12, 70)
+
+
+@pytest.fixture(scope="session")
+def mixed_length_texts(shared_data) -> List[str]:
+    """22 documents of public-domain prose (`unlabeled/`), each from another book's chunk,
+    cut to MIXED_LENGTHS words: the batch-invariance checks run them through other batches."""
+    from spacy_coref.benchmark.docset import cut_words, load_chunks
+
+    chunks = load_chunks(shared_data / "unlabeled")
+    step = len(chunks) // len(MIXED_LENGTHS)
+    return [cut_words(chunks[i * step]["text"], n) for i, n in enumerate(MIXED_LENGTHS)]

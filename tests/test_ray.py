@@ -184,10 +184,13 @@ def test_worker_batches_keep_every_row():
 # On a local Ray (the one test of the default run)
 
 
-def test_ray_gives_the_serial_records_in_order_and_error_records(tmp_path):
-    good = records(8)
+def test_ray_gives_the_serial_records_in_order_and_error_records(tmp_path, mixed_length_texts):
+    # and documents over two encoder windows: the error records shift the batches, and a
+    # document's clusters and scores do not depend on its batch (test_batch_invariance.py)
+    long = [{"id": f"long{i}", "text": text} for i, text in enumerate(mixed_length_texts[:8])]
+    good = records(8) + long
     serial_input = write_jsonl(tmp_path / "good.jsonl", good)
-    serial = resolve(["-i", str(serial_input), "-b", "2"])
+    serial = resolve(["-i", str(serial_input), "-b", "2", "--scores"])
     assert serial.exit_code == 0, serial.output
     # the same records with bad ones and a blank line between them
     lines = [json.dumps(item).encode() for item in good]
@@ -197,7 +200,8 @@ def test_ray_gives_the_serial_records_in_order_and_error_records(tmp_path):
     source = tmp_path / "mixed.jsonl"
     source.write_bytes(b"\n".join(lines) + b"\n")
     output = tmp_path / "out" / "resolved.jsonl"
-    args = ["--ray", "--workers", "2", "-i", str(source), "-o", str(output), "-b", "2"]
+    args = ["--ray", "--workers", "2", "-i", str(source), "-o", str(output), "-b", "3",
+            "--scores"]
     result = resolve(args)
     assert result.exit_code == 0, result.output
     assert f"Wrote {len(good) + len(BAD)} record(s)" in result.stderr

@@ -7,11 +7,15 @@ and a 100,000-word document becomes one huge padded batch. This model keeps ever
 listeners read) and only replaces the encoder call: segments are grouped by length into
 sub-batches under `max_tokens_in_batch` (see segment_batching.py), each sub-batch is trimmed to
 its own longest row, and the outputs are scattered back into the padded layout. Results equal
-TransformerModel.v3's up to float noise; padding waste and peak memory drop. The alignment of
-tokens to wordpieces and the split of the output per doc are computed as arrays
-(`alignment.py`, `transformer_batch.py`), with spacy-transformers' results.
+TransformerModel.v3's up to float noise; padding waste and peak memory drop. By default
+(`batch_invariant`) each segment runs alone at its own length, so a doc's output does not
+depend on the docs batched with it, in fp32 and bf16 alike (tests/pipeline/
+test_batch_invariance.py). The alignment of tokens to wordpieces and the split of the output
+per doc are computed as arrays (`alignment.py`, `transformer_batch.py`), with
+spacy-transformers' results.
 """
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import contextlib
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy
 import torch
@@ -35,6 +39,7 @@ from .transformer_batch import SegmentTransformerBatch
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
 DEFAULT_MAX_PADDING = 0.02
+BATCHING_ATTRS = ("max_tokens_in_batch", "max_padding", "batch_invariant")
 
 
 @registry.architectures("spacy_coref.SegmentTransformerModel.v1")
@@ -48,6 +53,7 @@ def build_segment_transformer(
     *,
     max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
     max_padding: float = DEFAULT_MAX_PADDING,
+    batch_invariant: bool = True,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """TransformerModel.v3 whose encoder runs in length-sorted sub-batches under a token budget.
 
@@ -59,6 +65,10 @@ def build_segment_transformer(
     grad_scaler_config (Dict[str, Any]): gradient scaling for mixed-precision training.
     max_tokens_in_batch (int): at most this many wordpieces, padding included, per encoder call.
     max_padding (float): close a sub-batch early rather than let padding pass this share.
+    batch_invariant (bool): run each segment alone at its own length, so that a doc's output
+        is the same bit for bit whatever it is batched with (see `run_sub_batches`); False:
+        length-sorted, padded sub-batches under `max_tokens_in_batch` and `max_padding`
+        (fewer calls, for a GPU), whose float noise moves with the neighbours.
     RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
     """
     if max_tokens_in_batch < 1:
@@ -74,6 +84,7 @@ def build_segment_transformer(
         grad_scaler_config=grad_scaler_config,
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
+        batch_invariant=batch_invariant,
     )
 
 
@@ -90,6 +101,7 @@ def build_segment_transformer_v2(
     max_padding: float = DEFAULT_MAX_PADDING,
     precision: str = FP32,
     frozen_layers: int = 0,
+    batch_invariant: bool = True,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """SegmentTransformerModel.v1 with a numeric precision and frozen lower layers.
 
@@ -112,6 +124,7 @@ def build_segment_transformer_v2(
         grad_scaler_config=grad_scaler_config,
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
+        batch_invariant=batch_invariant,
     )
     model.attrs["precision"] = precision
     model.attrs["frozen_layers"] = frozen_layers
@@ -129,6 +142,7 @@ class SegmentTransformerModel(TransformerModel):
         *,
         max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
         max_padding: float = DEFAULT_MAX_PADDING,
+        batch_invariant: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(name, get_spans, **kwargs)
@@ -136,6 +150,16 @@ class SegmentTransformerModel(TransformerModel):
         self.init = init
         self.attrs["max_tokens_in_batch"] = max_tokens_in_batch
         self.attrs["max_padding"] = max_padding
+        self.attrs["batch_invariant"] = batch_invariant
+
+    def from_bytes(self, bytes_data: bytes) -> "SegmentTransformerModel":
+        # The sub-batching settings are how to run, not what was learned: the config's values
+        # win over those saved with the weights (a model saved with max_padding 0.02 runs
+        # batch-invariant once its config says 0.0).
+        settings = {key: self.attrs[key] for key in BATCHING_ATTRS}
+        super().from_bytes(bytes_data)
+        self.attrs.update(settings)
+        return self
 
     def copy(self) -> "SegmentTransformerModel":
         # TransformerModel.copy builds a plain TransformerModel, which would drop the sub-batching
@@ -144,8 +168,8 @@ class SegmentTransformerModel(TransformerModel):
         copied.__class__ = SegmentTransformerModel
         copied._func = forward
         copied.init = init
-        copied.attrs["max_tokens_in_batch"] = self.attrs["max_tokens_in_batch"]
-        copied.attrs["max_padding"] = self.attrs["max_padding"]
+        for key in BATCHING_ATTRS:
+            copied.attrs[key] = self.attrs[key]
         for key in ("precision", "frozen_layers"):
             if key in self.attrs:
                 copied.attrs[key] = self.attrs[key]
@@ -198,11 +222,14 @@ def forward(
     nested_spans, wordpieces, align = segment_wordpieces(model, docs)
     # one autocast region over all sub-batches: torch casts each weight to bf16 once per
     # region, not once per sub-batch (about a tenth of the encoder's time in bf16)
-    with autocast(model.attrs.get("precision", FP32), _device(model)):
+    with autocast(model.attrs.get("precision", FP32), _device(model)), _eval_mode(
+        model, is_train
+    ):
         model_output, backprop_output = run_sub_batches(
             model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
             max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
             encode=sub_batch_encoder(model, is_train),
+            one_per_call=model.attrs.get("batch_invariant", False),
         )
     output = SegmentTransformerBatch(
         spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
@@ -213,6 +240,23 @@ def forward(
         return docs
 
     return output, backprop
+
+
+@contextlib.contextmanager
+def _eval_mode(model: TransformerModel, is_train: bool) -> Iterator[None]:
+    """In prediction, the HF model in eval mode for the whole forward pass (and its mode as it
+    was after): thinc's shim would switch it to eval and back to train around every call."""
+    encoder = model.layers[0]
+    if is_train or not encoder.shims:
+        yield
+        return
+    hf_model = encoder.shims[0]._model
+    was_training = hf_model.training
+    hf_model.eval()
+    try:
+        yield
+    finally:
+        hf_model.train(was_training)
 
 
 def _device(model: TransformerModel) -> torch.device:
@@ -237,12 +281,36 @@ def sub_batch_encoder(model: TransformerModel, is_train: bool) -> Callable:
         return lambda wordpieces, _is_train: encode_partly_frozen(
             hf_model, wordpieces, n_frozen, precision
         )
+    if not is_train:
+        return lambda wordpieces, _is_train: predict_directly(hf_model, wordpieces, device)
 
     def encode(wordpieces: WordpieceBatch, is_train: bool) -> Tuple[ModelOutput, Callable]:
         with autocast(precision, device):
             return encoder(wordpieces, is_train)
 
     return encode
+
+
+def predict_directly(
+    hf_model: torch.nn.Module, wordpieces: WordpieceBatch, device: torch.device
+) -> Tuple[ModelOutput, Callable]:
+    """One sub-batch in prediction, straight to the HF model (in eval mode, `_eval_mode`): the
+    thinc wrapper's conversions and mode switches cost milliseconds a call, as much as a short
+    segment's encoding when each segment has a call of its own. The same inputs as
+    spacy-transformers' wrapper gives, and its output."""
+    inputs = {
+        "input_ids": torch.as_tensor(wordpieces.input_ids, device=device),
+        "attention_mask": torch.as_tensor(wordpieces.attention_mask, device=device),
+    }
+    if wordpieces.token_type_ids is not None:
+        inputs["token_type_ids"] = torch.as_tensor(wordpieces.token_type_ids, device=device)
+    with torch.no_grad():
+        output = hf_model(**inputs)
+    return output, _no_gradient
+
+
+def _no_gradient(d_output: ModelOutput) -> None:
+    """Nothing to do: as thinc's shim in prediction, no gradient flows into the encoder."""
 
 
 def run_sub_batches(
@@ -253,6 +321,7 @@ def run_sub_batches(
     *,
     max_padding: float = DEFAULT_MAX_PADDING,
     encode: Optional[Callable] = None,
+    one_per_call: bool = False,
 ) -> Tuple[ModelOutput, Callable[[ModelOutput], None]]:
     """Run the HF wrapper on length-sorted sub-batches and scatter the outputs back.
 
@@ -263,6 +332,11 @@ def run_sub_batches(
     max_padding (float): the most padding, as a share of a sub-batch's tokens.
     encode (Optional[Callable]): runs one sub-batch, (wordpieces, is_train) -> (output,
         backprop); default: the encoder itself.
+    one_per_call (bool): each segment alone, unpadded: every matrix product's shape then
+        depends on the segment's own length only, which makes its output bit-identical in
+        any batch. Padding moves a row's sums (in bf16 by up to 0.02, enough to flip a
+        cluster), and so can the row count (the kernel a small product gets); on a CPU a
+        segment costs the same alone or in a batch.
     RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
         `wordpieces`, and a callback taking the gradient of last_hidden_state.
     """
@@ -275,7 +349,11 @@ def run_sub_batches(
     merged: Dict[str, Any] = {}
     output_type: Any = BaseModelOutput
     callbacks: List[Tuple[torch.Tensor, int, Callable]] = []
-    for rows in plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding):
+    if one_per_call:
+        plan = [numpy.asarray([i]) for i in numpy.argsort(-lengths, kind="stable")]
+    else:
+        plan = plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding)
+    for rows in plan:
         width = int(lengths[rows].max())
         sub_output, sub_backprop = encode(_take_rows(wordpieces, rows, width), is_train)
         index = torch.as_tensor(rows, device=sub_output.last_hidden_state.device)

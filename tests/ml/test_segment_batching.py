@@ -111,6 +111,18 @@ def models(tiny_bert):
 
 
 @pytest.fixture(scope="module")
+def padded(models, tiny_bert):
+    """Length-sorted, padded sub-batches (batch_invariant off), the weights of `models`."""
+    reference, _ = models
+    model = _build(
+        "spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=70,
+        batch_invariant=False,
+    )
+    model.transformer.load_state_dict(reference.transformer.state_dict())
+    return model
+
+
+@pytest.fixture(scope="module")
 def docs():
     nlp = spacy.blank("en")
     return [nlp(text) for text in TEXTS]
@@ -141,19 +153,29 @@ def test_predict_equals_transformer_model_v3(models, docs):
     )
 
 
-def test_budget_bounds_each_encoder_call(models, docs, monkeypatch):
-    _, segmented = models
+def test_padded_sub_batches_equal_transformer_model_v3(models, padded, docs):
+    reference, _ = models
+    expected, found = reference.predict(docs), padded.predict(docs)
+    for e, f in zip(expected.doc_data, found.doc_data):
+        for row, length in enumerate(e.wordpieces.lengths):
+            numpy.testing.assert_allclose(
+                f.tensors[0][row, :length], e.tensors[0][row, :length], atol=1e-5
+            )
+
+
+def test_budget_bounds_each_encoder_call(padded, docs, monkeypatch):
+    segmented = padded
     calls = []
-    encoder = segmented.layers[0]
-    original = encoder._func
+    hf_model = segmented.transformer
+    original = hf_model.forward
 
-    def counting(model, X, is_train):
-        calls.append(X.input_ids.shape)
-        return original(model, X, is_train)
+    def counting(input_ids, **kwargs):
+        calls.append(tuple(input_ids.shape))
+        return original(input_ids=input_ids, **kwargs)
 
-    monkeypatch.setattr(encoder, "_func", counting)
+    monkeypatch.setattr(hf_model, "forward", counting)
     segmented.predict(docs)
-    assert len(calls) > 1
+    assert len(calls) > 1 and any(n_rows > 1 for n_rows, _ in calls)
     for n_rows, width in calls:
         assert n_rows * width <= 70 or n_rows == 1
 
@@ -223,3 +245,47 @@ def test_copy_keeps_sub_batching(models, docs):
 def test_bad_budget_is_rejected(tiny_bert):
     with pytest.raises(ValueError, match="CE240"):
         _build("spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=0)
+
+
+def test_each_encoder_call_is_one_unpadded_segment_by_default(models, docs, monkeypatch):
+    """batch_invariant: one segment a call, at its own length."""
+    _, segmented = models
+    assert segmented.attrs["batch_invariant"] is True
+    masks = []
+    hf_model = segmented.transformer
+    original = hf_model.forward
+
+    def recording(input_ids, attention_mask, **kwargs):
+        masks.append(attention_mask.numpy())
+        return original(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
+
+    monkeypatch.setattr(hf_model, "forward", recording)
+    segmented.predict(docs)
+    assert len(masks) > 1 and all(mask.shape[0] == 1 and mask.all() for mask in masks)
+
+
+def test_a_docs_output_does_not_depend_on_its_neighbours(models, docs):
+    """Bit for bit: alone, or batched with other docs of other lengths."""
+    _, segmented = models
+    for i, doc in enumerate(docs):
+        if not len(doc):
+            continue
+        alone = segmented.predict([doc]).doc_data[0]
+        batched = segmented.predict(docs[i:] + docs[:i]).doc_data[0]
+        for row, length in enumerate(alone.wordpieces.lengths):
+            found, expected = batched.tensors[0][row, :length], alone.tensors[0][row, :length]
+            assert numpy.array_equal(found, expected)
+
+
+def test_the_configs_batching_wins_over_the_saved_one(models, tiny_bert):
+    """Sub-batching is how to run, not what was learned: loading weights saved with other
+    settings keeps the settings of the model they are loaded into."""
+    _, segmented = models
+    saved = _build(
+        "spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=50,
+        max_padding=0.3, batch_invariant=False,
+    ).to_bytes()
+    loaded = _build("spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=70)
+    loaded.from_bytes(saved)
+    assert loaded.attrs["max_tokens_in_batch"] == 70 and loaded.attrs["max_padding"] == 0.02
+    assert loaded.attrs["batch_invariant"] is True
