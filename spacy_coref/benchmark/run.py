@@ -147,6 +147,32 @@ def ratios(results: Dict[str, Any]) -> Dict[str, Any]:
         out["coref_bf16_over_encoder_fp32"] = (
             resolved[BF16]["coref"]["words_per_s"] / resolved[FP32]["encoder"]["words_per_s"]
         )
+    if FP32 in resolved:
+        out["by_length"] = ratios_by_length(results, resolved[FP32]["encoder"])
+    return out
+
+
+def ratios_by_length(results: Dict[str, Any], floor_fp32: Dict[str, Any]) -> Dict[str, Any]:
+    """Per precision and length band: (b) and (d) over the float32 floor (a) of that band, and
+    over fastcoref's. Results written before the bands existed give none."""
+    floor = floor_fp32.get("by_length", {})
+    fastcoref = results.get("fastcoref", {}).get("by_length", {})
+    out: Dict[str, Any] = {}
+    for precision, run in results["runs"].items():
+        rows: Dict[str, Dict[str, float]] = {}
+        for band, a in floor.items():
+            row = {}
+            for system, name in (("coref", "coref"), ("fast", "fast")):
+                measured = run.get(system, {}).get("by_length", {}).get(band)
+                if measured is None:
+                    continue
+                row[f"{name}_over_encoder_fp32"] = measured["words_per_s"] / a["words_per_s"]
+                if band in fastcoref:
+                    row[f"{name}_over_fastcoref"] = (
+                        measured["words_per_s"] / fastcoref[band]["words_per_s"]
+                    )
+            rows[band] = row
+        out[precision] = rows
     return out
 
 

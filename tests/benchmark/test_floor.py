@@ -7,7 +7,9 @@ import pytest
 from transformers import AutoModel, AutoTokenizer
 
 from spacy_coref.benchmark.floor import encode_windows, floor_windows, max_window
+from spacy_coref.benchmark.length_bands import band_indices
 from spacy_coref.benchmark.run import ratios
+from spacy_coref.benchmark.systems import _timed_by_band
 from spacy_coref.cli.benchmark import print_table
 from spacy_coref.training.smoke import write_tiny_encoder
 
@@ -130,3 +132,54 @@ def test_the_fast_pipeline_row_and_its_ratios(capsys):
     print_table(results)
     out = capsys.readouterr().out
     assert "(d) fast pipeline from raw text" in out and "(d)/(c) 2.500" in out
+
+
+def test_length_bands_hold_each_document_once():
+    n_words = [120, 2400, 499, 500, 1999, 2000, 0]
+    bands = dict(band_indices(n_words))
+    assert bands == {"under 500": [0, 2, 6], "500-2,000": [3, 4], "over 2,000": [1, 5]}
+    assert dict(band_indices([30, 40])) == {"under 500": [0, 1]}  # empty bands left out
+
+
+def test_each_band_is_timed_apart_and_the_total_holds_every_document():
+    seen = []
+    result, outputs = _timed_by_band([10, 3000, 20], lambda chosen: seen.append(chosen) or chosen)
+    assert seen == [[0, 2], [1]] and outputs == [[0, 2], [1]]
+    assert (result["words"], result["docs"]) == (3030, 3)
+    assert result["by_length"]["under 500"]["words"] == 30
+    assert result["by_length"]["over 2,000"]["docs"] == 1
+    assert sum(band["seconds"] for band in result["by_length"].values()) <= result["seconds"]
+
+
+def _banded(speed, resolved, bands, **extra):
+    by_length = {band: {"docs": 1, "words": 100, "seconds": 100 / s, "words_per_s": s}
+                 for band, s in bands.items()}
+    return _result(speed, resolved, by_length=by_length, **extra)
+
+
+def test_ratios_and_rows_by_length(capsys):
+    floor = {"under 500": 6000.0, "over 2,000": 5000.0}
+    results = {
+        "parse": _banded(5000.0, "fp32", {"under 500": 5000.0, "over 2,000": 5000.0}),
+        "runs": {
+            "fp32": {"encoder": _banded(5500.0, "fp32", floor, **FLOOR),
+                     "encoder_windows": _result(5000.0, "fp32", **WINDOWS),
+                     "coref": _banded(4000.0, "fp32", {"under 500": 4200.0, "over 2,000": 3000.0}),
+                     "fast": _banded(6000.0, "fp32", {"under 500": 7200.0, "over 2,000": 5500.0})},
+            "bf16": {"encoder": _banded(9000.0, "bf16", floor, **FLOOR),
+                     "encoder_windows": _result(8000.0, "bf16", **WINDOWS),
+                     "coref": _banded(6000.0, "bf16", {"under 500": 6600.0, "over 2,000": 5000.0}),
+                     "fast": _banded(9000.0, "bf16", {"under 500": 9000.0, "over 2,000": 6000.0})},
+        },
+        "fastcoref": _banded(2000.0, "fp32", {"under 500": 2400.0, "over 2,000": 1500.0}),
+    }
+    results["ratios"] = ratios(results)
+    by_length = results["ratios"]["by_length"]
+    # both precisions over the float32 floor of the same band
+    assert by_length["bf16"]["over 2,000"]["fast_over_encoder_fp32"] == pytest.approx(1.2)
+    assert by_length["fp32"]["under 500"]["coref_over_encoder_fp32"] == pytest.approx(0.7)
+    assert by_length["bf16"]["over 2,000"]["fast_over_fastcoref"] == pytest.approx(4.0)
+    print_table(results)
+    out = capsys.readouterr().out
+    assert "words/s by document length" in out and "over 2,000" in out
+    assert "(d)/(a) 1.200" in out and "5,500 (1)" in out
