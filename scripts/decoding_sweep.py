@@ -23,10 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-from spacy_coref.annotations import set_clusters
 from spacy_coref.formats import read_docs
-from spacy_coref.pipeline.constraints import NEUTER_PLURAL_PRONOUNS, decode_clusters
-from spacy_coref.training.evaluation import _conll_scores, _gap_scores, load_coref_nlp, scored_docs
+from spacy_coref.pipeline.constraints import NEUTER_PLURAL_PRONOUNS
+from spacy_coref.training.evaluation import (
+    _conll_scores, _gap_scores, load_coref_nlp, redecode_docs, scored_docs,
+)
 
 OPTIONS = ("null", "constraints", "pronoun_null")
 
@@ -90,17 +91,14 @@ def main(settings, model="default", top_lambda=None, scores_path=None, assignmen
                 pickle.dump((sets, preds, scores, cfg), file_)
     for assignment in assignments:
         set_constant(assignment)
-    prefix = cfg["spans_prefix"]
     own = {"null": cfg.get("null_score", 0.0),
            "constraints": list(cfg.get("constraints", [])),
            "by_form": dict(cfg.get("null_scores_by_form", {}))}
     for text in settings:
         setting = parse_setting(text, own)
         for name, docs in preds.items():
-            for doc, doc_scores in zip(docs, scores[name]):
-                clusters = decode_clusters(doc, doc_scores, setting["null"],
-                                           setting["constraints"], setting["by_form"])
-                set_clusters(doc, clusters, prefix)
+            redecode_docs(docs, scores[name], cfg, constraints=setting["constraints"],
+                          null_score=setting["null"], null_scores_by_form=setting["by_form"])
         out = []
         for name in ("litbank", "gum"):
             out.append(f"{name} {_conll_scores(sets[name], preds[name], False)['conll_f1']:.2f}")

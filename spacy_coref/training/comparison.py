@@ -1,0 +1,161 @@
+"""Compare two decodings of one pipeline on gold documents (`spacy-coref compare`): the model
+runs once, its antecedent scores are kept (`scored_docs`), the clusters are decoded under the
+constraint lists A and B (`redecode_docs`), and each document's metric counts go to a paired
+bootstrap over documents (`spacy_coref.scoring.bootstrap`): CoNLL metrics for fully annotated
+docs, GAP F1 (detected mentions) for GAP docs, each GAP example resampled as a unit."""
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from ..annotations import GOLD_MENTIONS_KEY
+from ..errors import Errors
+from ..pipeline.cluster import CorefCluster
+from ..pipeline.constraints import check_constraints
+from ..scoring.bootstrap import (
+    bootstrap_conll,
+    bootstrap_gap,
+    conll_counts_array,
+    gap_counts_array,
+)
+from .evaluation import (
+    cluster_components,
+    conll_doc_counts,
+    gap_example_counts,
+    parse_constraints,
+    redecode_docs,
+    scored_docs,
+)
+
+# The value of --a or --b that names the model's own constraint list.
+DEFAULT = "default"
+
+
+def the_cluster_component(nlp: Language) -> CorefCluster:
+    """The pipeline's one `coref_cluster` (directly or inside a `coref` stack); CE427 if it has
+    none or several."""
+    found = cluster_components(nlp)
+    if len(found) != 1:
+        raise ValueError(Errors.CE427.format(n=len(found), pipes=nlp.pipe_names))
+    return found[0]
+
+
+def decoding_constraints(text: str, default: List[str], *, name: str) -> List[str]:
+    """The constraint list of a --a or --b value: "default" for the model's own list, "" or
+    "none" for none, else comma-separated names (CE108 for an unknown one).
+
+    text (str): the option's value.
+    default (List[str]): the model's own constraint list.
+    name (str): the component's name, for the error message.
+    RETURNS (List[str]): the constraint names, in decoding order.
+    """
+    if text.strip().lower() == DEFAULT:
+        return list(default)
+    return check_constraints(parse_constraints(text), name)
+
+
+def compared_decodings(
+    default: List[str],
+    *,
+    a: Optional[str] = None,
+    b: Optional[str] = None,
+    without: Optional[str] = None,
+    name: str = "coref_cluster",
+) -> Tuple[List[str], List[str]]:
+    """Decodings A and B from the command line's options. With `without` (a step of the default
+    list), A is the default list without the step and B the default list, so that B - A is what
+    the step adds; otherwise A is `a` (default: "default") and B is `b`.
+
+    default (List[str]): the model's own constraint list.
+    a (Optional[str]): decoding A's constraints (see `decoding_constraints`).
+    b (Optional[str]): decoding B's constraints.
+    without (Optional[str]): the step to measure.
+    name (str): the component's name, for error messages.
+    RETURNS (Tuple[List[str], List[str]]): A's and B's constraint lists.
+    """
+    if without is not None:
+        if a is not None or b is not None:
+            raise ValueError(Errors.CE425.format(found="--without together with --a or --b"))
+        (step,) = check_constraints([without.strip()], name)
+        if step not in default:
+            raise ValueError(Errors.CE426.format(step=step, default=default))
+        return [c for c in default if c != step], list(default)
+    if b is None:
+        raise ValueError(Errors.CE425.format(found="neither"))
+    constraints_a = decoding_constraints(DEFAULT if a is None else a, default, name=name)
+    return constraints_a, decoding_constraints(b, default, name=name)
+
+
+def compare_decodings(
+    nlp: Language,
+    references: List[Doc],
+    constraints_a: List[str],
+    constraints_b: List[str],
+    *,
+    keep_singletons: bool = False,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    batch_size: int = 8,
+) -> Dict[str, Any]:
+    """Run the pipeline once over the references, decode twice and bootstrap the difference.
+
+    nlp (Language): a pipeline from `load_coref_nlp` with one `coref_cluster`.
+    references (List[Doc]): the gold docs (CoNLL-style and GAP docs may be mixed).
+    constraints_a (List[str]): decoding A's constraints.
+    constraints_b (List[str]): decoding B's constraints.
+    keep_singletons (bool): score singleton clusters in the CoNLL metrics.
+    n_resamples (int): bootstrap resamples.
+    seed (int): the seed of the resamples.
+    confidence (float): the coverage of the intervals.
+    batch_size (int): docs per batch.
+    RETURNS (Dict[str, Any]): "a", "b" (each {"constraints": [...]}), "conll" (by metric:
+        muc, b3, ceafe, conll_f1) and "gap" (gap_f1), each a `PairedDifference.to_dict()` or
+        None without such docs, "n_conll_docs", "n_gap_examples", the settings, "seconds".
+    """
+    if n_resamples < 1:  # checked before the model runs, as the bootstrap would after it
+        raise ValueError(Errors.CE422.format(value=n_resamples))
+    if not 0 < confidence < 1:
+        raise ValueError(Errors.CE423.format(value=confidence))
+    cluster = the_cluster_component(nlp)
+    constraints_a = check_constraints(constraints_a, cluster.name)
+    constraints_b = check_constraints(constraints_b, cluster.name)
+    start = time.perf_counter()
+    scored = scored_docs(nlp, references, batch_size=batch_size)
+    is_gap = [GOLD_MENTIONS_KEY in ref.spans for ref in references]
+    conll_refs = [ref for ref, gap in zip(references, is_gap) if not gap]
+    gap_refs = [ref for ref, gap in zip(references, is_gap) if gap]
+    if not conll_refs and not gap_refs:
+        raise ValueError(Errors.CE421.format(what="document in the data"))
+    docs = [doc for doc, _ in scored]
+    scores = [doc_scores for _, doc_scores in scored]
+    conll_preds = [doc for doc, gap in zip(docs, is_gap) if not gap]
+    gap_preds = [doc for doc, gap in zip(docs, is_gap) if gap]
+    counts = []
+    for constraints in (constraints_a, constraints_b):
+        redecode_docs(docs, scores, cluster.cfg, constraints=constraints)
+        conll = conll_doc_counts(conll_refs, conll_preds, keep_singletons=keep_singletons)
+        gap = gap_example_counts(gap_refs, gap_preds)
+        counts.append((conll_counts_array(conll), gap_counts_array(gap)))
+    (conll_a, gap_a), (conll_b, gap_b) = counts
+    options = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence}
+    conll_result = bootstrap_conll(conll_a, conll_b, **options) if conll_refs else None
+    gap_result = bootstrap_gap(gap_a, gap_b, **options) if gap_refs else None
+    return {
+        "a": {"constraints": constraints_a},
+        "b": {"constraints": constraints_b},
+        "conll": _as_dicts(conll_result),
+        "gap": _as_dicts(gap_result),
+        "n_conll_docs": len(conll_refs),
+        "n_gap_examples": len(gap_refs),
+        "keep_singletons": keep_singletons,
+        **options,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _as_dicts(result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Dict[str, Any]]]:
+    if result is None:
+        return None
+    return {metric: difference.to_dict() for metric, difference in result.items()}

@@ -1,0 +1,180 @@
+"""`spacy-coref compare` on a tiny random-weight model: one run of the model, two decodings,
+the paired bootstrap of B - A; and the pure functions behind it."""
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+from spacy.training import Example
+from thinc.api import fix_random_seed
+from typer.testing import CliRunner
+
+from spacy_coref.annotations import set_clusters
+from spacy_coref.cli import app
+from spacy_coref.formats import read_docs
+from spacy_coref.pipeline.constraints import CONSTRAINTS
+from spacy_coref.training.comparison import compare_decodings, compared_decodings
+from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp, use_constraints
+
+runner = CliRunner()
+TEXTS = [
+    ("Alice saw Bob in the park. She waved at him.", [[(0, 1), (7, 8)], [(2, 3), (10, 11)]]),
+    ("Anna met her brother. She told him the news.", [[(0, 1), (2, 3), (5, 6)], [(3, 4), (7, 8)]]),
+    ("The plumber fixed the sink, and Tom paid him.", [[(0, 2), (9, 10)]]),
+    ("Mina and Joe got married. Their wedding was small.", [[(0, 3), (6, 7)]]),
+]
+GAP_HEADER = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL"
+# (ID, text, pronoun, A, A-coref, B, B-coref); offsets are each word's first occurrence
+GAP_EXAMPLES = [
+    ("x-1", "Ann met Bea. She left.", "She", "Ann", "TRUE", "Bea", "FALSE"),
+    ("x-2", "Tom called Ed because he was late.", "he", "Tom", "FALSE", "Ed", "TRUE"),
+    ("x-3", "Mary told Sue that her car was gone.", "her", "Mary", "TRUE", "Sue", "FALSE"),
+]
+
+
+def gap_row(gap_id, text, pronoun, a, a_coref, b, b_coref):
+    offsets = [str(text.index(word)) for word in (pronoun, a, b)]
+    fields = [gap_id, text, pronoun, offsets[0], a, offsets[1], a_coref, b, offsets[2], b_coref]
+    return "\t".join(fields + ["http://x"])
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A small coreference pipeline with random weights and span candidates (no parse needed),
+    decoding with a low null score so that it links mentions, under all the constraints."""
+    fix_random_seed(0)
+    nlp = spacy.blank("en")
+    config = {
+        "hidden_width": 16,
+        "candidates": "spans",
+        "max_span_width": 2,
+        "tok2vec": {"width": 16, "depth": 1, "embed_size": 200},
+    }
+    nlp.add_pipe("coref_cluster", config={"null_score": -50.0, "model": config})
+    text, clusters = TEXTS[0]
+    reference = nlp.make_doc(text)
+    set_clusters(reference, clusters)
+    nlp.initialize(lambda: [Example(nlp.make_doc(text), reference)])
+    path = tmp_path_factory.mktemp("compare") / "tiny"
+    nlp.to_disk(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def conll_data(tmp_path_factory) -> Path:
+    nlp = spacy.blank("en")
+    docs = []
+    for text, clusters in TEXTS:
+        doc = nlp.make_doc(text)
+        set_clusters(doc, clusters)
+        docs.append(doc)
+    path = tmp_path_factory.mktemp("compare-data") / "dev.spacy"
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def gap_data(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("compare-gap") / "gap.tsv"
+    rows = [gap_row(*example) for example in GAP_EXAMPLES]
+    path.write_text("\n".join([GAP_HEADER, *rows]) + "\n", encoding="utf8")
+    return path
+
+
+def run_json(*args):
+    result = runner.invoke(app, ["compare", *map(str, args), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_help():
+    result = runner.invoke(app, ["compare", "--help"])
+    assert result.exit_code == 0 and "--without" in result.output
+
+
+def test_same_decoding_twice_differs_by_zero(tiny_model, conll_data):
+    out = run_json(tiny_model, conll_data, "--a", "none", "--b", "", "--n-resamples", "50")
+    assert out["a"]["constraints"] == [] and out["b"]["constraints"] == []
+    assert list(out["conll"]) == ["muc", "b3", "ceafe", "conll_f1"] and out["gap"] is None
+    for d in out["conll"].values():
+        assert d["difference"] == 0.0 and d["low"] == 0.0 and d["high"] == 0.0
+        assert d["n_resamples"] == 50
+    assert out["n_conll_docs"] == 4 and out["n_gap_examples"] == 0
+
+
+def test_without_a_step_and_the_figures_match_evaluate(tiny_model, conll_data):
+    out = run_json(tiny_model, conll_data, "--without", "agreement", "--seed", "3")
+    assert out["b"]["constraints"] == list(CONSTRAINTS)  # the tiny model's default: all
+    assert out["a"]["constraints"] == [c for c in CONSTRAINTS if c != "agreement"]
+    assert out["seed"] == 3 and out["n_resamples"] == 1000 and out["without"] == "agreement"
+    conll = out["conll"]["conll_f1"]
+    assert conll["low"] <= conll["high"]
+    # A and B are the figures `evaluate` gives for those constraint lists
+    nlp = load_coref_nlp(str(tiny_model))
+    refs = read_docs(conll_data, vocab=nlp.vocab)
+    for name in ("a", "b"):
+        use_constraints(nlp, out[name]["constraints"])
+        assert evaluate_docs(nlp, refs)["conll"]["conll_f1"] == pytest.approx(conll[name])
+    again = run_json(tiny_model, conll_data, "--without", "agreement", "--seed", "3")
+    assert again["conll"] == out["conll"]
+
+
+def test_gap_data_and_the_table(tiny_model, gap_data):
+    result = runner.invoke(app, ["compare", str(tiny_model), str(gap_data), "--b", "none"])
+    assert result.exit_code == 0, result.output
+    assert "GAP F1" in result.output and "P(B>A)" in result.output
+    assert "95% interval" in result.output and "3 GAP examples" in result.output
+    out = run_json(tiny_model, gap_data, "--a", "default", "--b", "none", "--confidence", "0.8")
+    assert list(out["gap"]) == ["gap_f1"] and out["conll"] is None
+    assert out["gap"]["gap_f1"]["confidence"] == 0.8
+
+
+def test_compare_decodings_on_mixed_data(tiny_model, conll_data, gap_data):
+    nlp = load_coref_nlp(str(tiny_model))
+    refs = read_docs(conll_data, vocab=nlp.vocab) + read_docs(gap_data, vocab=nlp.vocab)
+    out = compare_decodings(nlp, refs, ["binding"], [], n_resamples=20)
+    assert out["n_conll_docs"] == 4 and out["n_gap_examples"] == 3
+    assert out["conll"] is not None and out["gap"] is not None
+
+
+def test_compared_decodings():
+    default = ["agreement", "binding", "quotes"]
+    assert compared_decodings(default, without="binding") == (["agreement", "quotes"], default)
+    assert compared_decodings(default, b="none") == (default, [])
+    assert compared_decodings(default, a="quotes, binding", b="default") == (
+        ["quotes", "binding"],
+        default,
+    )
+    with pytest.raises(ValueError, match="CE425"):
+        compared_decodings(default)
+    with pytest.raises(ValueError, match="CE425"):
+        compared_decodings(default, without="binding", b="none")
+    with pytest.raises(ValueError, match="CE426"):
+        compared_decodings(default, without="salience")
+    with pytest.raises(ValueError, match="CE108"):
+        compared_decodings(default, without="bind")
+
+
+@pytest.mark.parametrize(
+    "options,code",
+    [
+        (["--b", "agreement,gender"], "CE108"),
+        (["--without", "agreement", "--a", "none"], "CE425"),
+        ([], "CE425"),
+        (["--b", "none", "--n-resamples", "0"], "CE422"),
+        (["--b", "none", "--confidence", "95"], "CE423"),
+    ],
+)
+def test_errors_are_one_coded_line(tiny_model, conll_data, options, code):
+    result = runner.invoke(app, ["compare", str(tiny_model), str(conll_data), *options])
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and code in lines[0], result.stderr
+
+
+def test_no_documents(tiny_model, tmp_path):
+    empty = tmp_path / "empty.spacy"
+    DocBin().to_disk(empty)
+    result = runner.invoke(app, ["compare", str(tiny_model), str(empty), "--b", "none"])
+    assert result.exit_code == 1 and "CE421" in result.stderr, result.output
