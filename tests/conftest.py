@@ -58,3 +58,34 @@ def mixed_length_texts(shared_data) -> List[str]:
     chunks = load_chunks(shared_data / "unlabeled")
     step = len(chunks) // len(MIXED_LENGTHS)
     return [cut_words(chunks[i * step]["text"], n) for i, n in enumerate(MIXED_LENGTHS)]
+
+
+@pytest.fixture(scope="session")
+def tiny_span_model(tmp_path_factory):
+    """Builds small coreference pipelines with random weights and span candidates (no parse
+    needed), decoding with a low null score so that they link mentions into clusters:
+    `tiny_span_model(text, clusters)` -> the saved pipeline's directory."""
+    import spacy
+    from spacy.training import Example
+    from spacy.util import fix_random_seed
+
+    from spacy_coref.annotations import set_clusters
+
+    def build(text: str, clusters) -> Path:
+        fix_random_seed(0)
+        nlp = spacy.blank("en")
+        config = {
+            "hidden_width": 16,
+            "candidates": "spans",
+            "max_span_width": 2,
+            "tok2vec": {"width": 16, "depth": 1, "embed_size": 200},
+        }
+        nlp.add_pipe("coref_cluster", config={"null_score": -50.0, "model": config})
+        reference = nlp.make_doc(text)
+        set_clusters(reference, clusters)
+        nlp.initialize(lambda: [Example(nlp.make_doc(text), reference)])
+        path = tmp_path_factory.mktemp("tiny_span_model") / "tiny"
+        nlp.to_disk(path)
+        return path
+
+    return build

@@ -8,8 +8,6 @@ import pytest
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy.training import Example
-from spacy.util import fix_random_seed
 from typer.testing import CliRunner
 
 from spacy_coref.annotations import set_clusters
@@ -264,25 +262,9 @@ def test_run_suite_without_a_parse_matches_exact_spans(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    """A small coreference pipeline with random weights and span candidates (no parse needed),
-    decoding with a low null score so that it links mentions into clusters."""
-    fix_random_seed(0)
-    nlp = spacy.blank("en")
-    config = {
-        "hidden_width": 16,
-        "candidates": "spans",
-        "max_span_width": 2,
-        "tok2vec": {"width": 16, "depth": 1, "embed_size": 200},
-    }
-    nlp.add_pipe("coref_cluster", config={"null_score": -50.0, "model": config})
-    text = "Alice saw Bob in the park. She waved at him."
-    reference = nlp.make_doc(text)
-    set_clusters(reference, [[(0, 1), (7, 8)]])
-    nlp.initialize(lambda: [Example(nlp.make_doc(text), reference)])
-    path = tmp_path_factory.mktemp("behaviour") / "tiny"
-    nlp.to_disk(path)
-    return path
+def tiny_model(tiny_span_model) -> Path:
+    """The tiny span-candidate pipeline of tests/conftest.py."""
+    return tiny_span_model("Alice saw Bob in the park. She waved at him.", [[(0, 1), (7, 8)]])
 
 
 def test_cli_runs_end_to_end(tiny_model, tmp_path):

@@ -6,8 +6,6 @@ from pathlib import Path
 import pytest
 import spacy
 from spacy.tokens import DocBin
-from spacy.training import Example
-from thinc.api import fix_random_seed
 from typer.testing import CliRunner
 
 from spacy_coref.annotations import set_clusters
@@ -40,25 +38,11 @@ def gap_row(gap_id, text, pronoun, a, a_coref, b, b_coref):
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    """A small coreference pipeline with random weights and span candidates (no parse needed),
-    decoding with a low null score so that it links mentions, under all the constraints."""
-    fix_random_seed(0)
-    nlp = spacy.blank("en")
-    config = {
-        "hidden_width": 16,
-        "candidates": "spans",
-        "max_span_width": 2,
-        "tok2vec": {"width": 16, "depth": 1, "embed_size": 200},
-    }
-    nlp.add_pipe("coref_cluster", config={"null_score": -50.0, "model": config})
+def tiny_model(tiny_span_model) -> Path:
+    """The tiny span-candidate pipeline (tests/conftest.py), decoding under all the
+    constraints."""
     text, clusters = TEXTS[0]
-    reference = nlp.make_doc(text)
-    set_clusters(reference, clusters)
-    nlp.initialize(lambda: [Example(nlp.make_doc(text), reference)])
-    path = tmp_path_factory.mktemp("compare") / "tiny"
-    nlp.to_disk(path)
-    return path
+    return tiny_span_model(text, clusters)
 
 
 @pytest.fixture(scope="module")
