@@ -68,7 +68,8 @@ def build_segment_transformer(
     batch_invariant (bool): run each segment alone at its own length, so that a doc's output
         is the same bit for bit whatever it is batched with (see `run_sub_batches`); False:
         length-sorted, padded sub-batches under `max_tokens_in_batch` and `max_padding`
-        (fewer calls, for a GPU), whose float noise moves with the neighbours.
+        (fewer calls: faster, on a GPU most of all), whose float noise moves with the
+        neighbours.
     RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
     """
     if max_tokens_in_batch < 1:
@@ -154,8 +155,8 @@ class SegmentTransformerModel(TransformerModel):
 
     def from_bytes(self, bytes_data: bytes) -> "SegmentTransformerModel":
         # The sub-batching settings are how to run, not what was learned: the config's values
-        # win over those saved with the weights (a model saved with max_padding 0.02 runs
-        # batch-invariant once its config says 0.0).
+        # win over those saved with the weights (the shipped default's weights were saved
+        # with max_padding 0.02 inside them, before batch_invariant existed).
         settings = {key: self.attrs[key] for key in BATCHING_ATTRS}
         super().from_bytes(bytes_data)
         self.attrs.update(settings)
@@ -282,7 +283,10 @@ def sub_batch_encoder(model: TransformerModel, is_train: bool) -> Callable:
             hf_model, wordpieces, n_frozen, precision
         )
     if not is_train:
-        return lambda wordpieces, _is_train: predict_directly(hf_model, wordpieces, device)
+        half = bool(getattr(encoder.shims[0], "_mixed_precision", False))
+        return lambda wordpieces, _is_train: predict_directly(
+            hf_model, wordpieces, device, mixed_precision=half
+        )
 
     def encode(wordpieces: WordpieceBatch, is_train: bool) -> Tuple[ModelOutput, Callable]:
         with autocast(precision, device):
@@ -292,19 +296,24 @@ def sub_batch_encoder(model: TransformerModel, is_train: bool) -> Callable:
 
 
 def predict_directly(
-    hf_model: torch.nn.Module, wordpieces: WordpieceBatch, device: torch.device
+    hf_model: torch.nn.Module,
+    wordpieces: WordpieceBatch,
+    device: torch.device,
+    *,
+    mixed_precision: bool = False,
 ) -> Tuple[ModelOutput, Callable]:
     """One sub-batch in prediction, straight to the HF model (in eval mode, `_eval_mode`): the
     thinc wrapper's conversions and mode switches cost milliseconds a call, as much as a short
     segment's encoding when each segment has a call of its own. The same inputs as
-    spacy-transformers' wrapper gives, and its output."""
+    spacy-transformers' wrapper gives, its output, and its CUDA autocast for
+    `mixed_precision`."""
     inputs = {
         "input_ids": torch.as_tensor(wordpieces.input_ids, device=device),
         "attention_mask": torch.as_tensor(wordpieces.attention_mask, device=device),
     }
     if wordpieces.token_type_ids is not None:
         inputs["token_type_ids"] = torch.as_tensor(wordpieces.token_type_ids, device=device)
-    with torch.no_grad():
+    with torch.no_grad(), torch.autocast(device_type="cuda", enabled=mixed_precision):
         output = hf_model(**inputs)
     return output, _no_gradient
 
@@ -335,8 +344,8 @@ def run_sub_batches(
     one_per_call (bool): each segment alone, unpadded: every matrix product's shape then
         depends on the segment's own length only, which makes its output bit-identical in
         any batch. Padding moves a row's sums (in bf16 by up to 0.02, enough to flip a
-        cluster), and so can the row count (the kernel a small product gets); on a CPU a
-        segment costs the same alone or in a batch.
+        cluster), and so can the row count (the kernel a small product gets). It costs the
+        calls: 5 to 12% of the default's encoder time on 2 CPU cores (BENCHMARKS.md).
     RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
         `wordpieces`, and a callback taking the gradient of last_hidden_state.
     """
