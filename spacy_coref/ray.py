@@ -1,4 +1,4 @@
-"""Batch coreference on Ray Data (the optional extra: pip install 'spacy-coref[ray]').
+"""Batch coreference on Ray Data (the optional extra: pip install 'spacy-s2e-coref[ray]').
 
 `resolve_dataset(ds)` adds to each row of a `ray.data.Dataset` the fields that
 `spacy-coref resolve` writes: "clusters" (character offsets into the text), "resolved" and,
@@ -90,7 +90,8 @@ def resolve_dataset(
 
     ds (ray.data.Dataset): Rows with the text in `text_column`.
     text_column (str): The column with the text (strings; UTF-8 bytes are decoded).
-    model (str): "default" (shipped), a pipeline directory or an installed package.
+    model (str): "default", "fast" or "accurate" (shipped), a pipeline directory or an
+        installed package.
     base (str): The parser pipeline a coreference pipeline is stacked on.
     scheme (Optional[str]): The annotation scheme to follow (see `spacy-coref resolve`).
     scores (bool): Add "scores", the antecedent score of every scored mention pair.

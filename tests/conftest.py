@@ -89,3 +89,60 @@ def tiny_span_model(tmp_path_factory):
         return path
 
     return build
+
+
+def write_tiny_mpnet(path: Path, texts: List[str], n_layers: int, spare_rows: int = 0) -> Path:
+    """A random MPNet (32 wide, `n_layers` layers, dropout 0, 514 positions) saved at `path`
+    with an MPNetTokenizerFast over a tiny WordPiece vocabulary: <s>, <pad> (id 1, as in
+    MPNet), </s>, the characters, the words of `texts`, and `spare_rows` unused entries."""
+    import string
+
+    import torch
+    from transformers import MPNetConfig, MPNetModel, MPNetTokenizerFast
+
+    path.mkdir(parents=True)
+    chars = list(string.ascii_lowercase + string.digits + string.punctuation)
+    words = sorted({w.strip(string.punctuation).lower() for t in texts for w in t.split()} - {""})
+    vocab = ["<s>", "<pad>", "</s>", "[UNK]"] + chars + [f"##{c}" for c in chars] + words
+    vocab += [f"unused{i}" for i in range(spare_rows)] + ["<mask>"]
+    vocab = list(dict.fromkeys(vocab))  # "a" is a character and a word
+    (path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf8")
+    MPNetTokenizerFast(vocab_file=str(path / "vocab.txt")).save_pretrained(path)
+    config = MPNetConfig(
+        vocab_size=len(vocab), hidden_size=32, num_hidden_layers=n_layers,
+        num_attention_heads=2, intermediate_size=64, max_position_embeddings=514,
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+    )
+    torch.manual_seed(0)
+    MPNetModel(config).save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_mpnet_writer():
+    """`write_tiny_mpnet`, for the tests of MPNet-based (accurate) pipelines."""
+    return write_tiny_mpnet
+
+
+def tiny_accurate_config(n_frozen: int):
+    """configs/coref_accurate.cfg without the sourced parser pipeline: the lower `n_frozen`
+    encoder layers frozen, fp32, a constant learning rate and a small head; for a tiny MPNet
+    put where `spacy_coref.packaged_encoder.v1` finds it."""
+    import spacy
+
+    config = spacy.util.load_config(Path(__file__).parents[1] / "configs" / "coref_accurate.cfg")
+    config["nlp"]["pipeline"] = ["transformer", "coref_mentions", "coref_cluster"]
+    for name in ("tok2vec", "tagger", "parser", "attribute_ruler", "ner"):
+        del config["components"][name]
+    config["training"]["frozen_components"] = []
+    config["corpora"]["train"]["annotate"] = ["coref_mentions"]
+    config["training"]["optimizer"]["learn_rate"] = 0.001
+    config["components"]["transformer"]["model"].update(frozen_layers=n_frozen, precision="fp32")
+    config["components"]["coref_cluster"]["model"].update(hidden_width=16, feature_width=8)
+    return config
+
+
+@pytest.fixture(scope="session")
+def accurate_config_maker():
+    """`tiny_accurate_config`, for the tests that train a tiny accurate pipeline."""
+    return tiny_accurate_config

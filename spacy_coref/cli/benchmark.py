@@ -1,6 +1,7 @@
 """`spacy-coref benchmark`: words/s, docs/s and peak memory of the bare encoder, the coref
-pipeline and fastcoref on one fixed document set, at one or more encoder precisions; `--long`
-for long-document scaling."""
+pipeline and fastcoref on one fixed document set, at one or more encoder precisions (with
+`--accurate` also the accurate pipeline and its encoder's floor); `--long` for long-document
+scaling."""
 import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -9,6 +10,7 @@ import srsly
 import typer
 from wasabi import msg
 
+from ..benchmark.accurate import TARGET_OVER_FLOOR
 from ..benchmark.run import run_benchmark, run_long
 from ..errors import Errors
 from ..ml.precision import FP32, PRECISIONS
@@ -18,15 +20,23 @@ from ._app import app, fail_one_line
 RUN_ROWS = (("encoder", "(a) encoder once over each doc, 512-wordpiece windows"),
             ("encoder_windows", "(a') encoder over the pipeline's own windows"),
             ("coref", "(b) coref on parsed docs"),
-            ("fast", "(d) fast pipeline from raw text (tokenizer included)"))
+            ("fast", "(d) fast pipeline from raw text (tokenizer included)"),
+            ("accurate_encoder", "(e) accurate encoder once over each doc, 512-wordpiece windows"),
+            ("accurate_coref", "(f) accurate coref on parsed docs"))
 RATIOS = (("coref_over_encoder", "(b)/(a)"),
           ("coref_over_encoder_windows", "(b)/(a')"),
           ("coref_over_fastcoref", "(b)/(c)"),
           ("coref_with_parse_over_fastcoref", "(parse + b)/(c)"),
           ("fast_over_fastcoref", "(d)/(c)"),
-          ("fast_over_coref_with_parse", "(d)/(parse + b)"))
+          ("fast_over_coref_with_parse", "(d)/(parse + b)"),
+          ("accurate_coref_over_accurate_encoder", "(f)/(e)"),
+          ("accurate_coref_over_accurate_encoder_fp32", "(f)/(e) fp32"),
+          ("accurate_coref_over_coref", "(f)/(b)"),
+          ("accurate_coref_over_fastcoref", "(f)/(c)"))
 BAND_RATIOS = (("coref_over_encoder_fp32", "(b)/(a)"), ("fast_over_encoder_fp32", "(d)/(a)"),
-               ("fast_over_fastcoref", "(d)/(c)"))
+               ("fast_over_fastcoref", "(d)/(c)"),
+               ("accurate_coref_over_accurate_encoder_fp32", "(f)/(e)"),
+               ("accurate_coref_over_fastcoref", "(f)/(c)"))
 
 
 # fmt: off
@@ -40,12 +50,15 @@ def benchmark_cli(
     batch_size: int = typer.Option(32, "--batch-size", help="Documents per batch"),
     fastcoref_python: Optional[str] = typer.Option(None, "--fastcoref-python", help="python of the fastcoref environment; without it (or empty) (c) is skipped"),
     long: Optional[str] = typer.Option(None, "--long", help="Instead: one document per length in words, e.g. 10000,30000,100000"),
-    precision: str = typer.Option(FP32, "--precision", help="Encoder precision of (a), (a') and (b): fp32, bf16 or auto, or several separated by commas (e.g. fp32,bf16: rows for each, and (b) bf16 / (a) fp32). fastcoref runs in fp32"),
+    precision: str = typer.Option(FP32, "--precision", help="Encoder precision of (a), (a'), (b), (d), (e) and (f): fp32, bf16 or auto, or several separated by commas (e.g. fp32,bf16: rows for each, and (b) bf16 / (a) fp32). fastcoref runs in fp32"),
+    accurate: bool = typer.Option(False, "--accurate", help="Also measure the accurate pipeline: (e) its encoder (MPNet) once over each doc and (f) its coref, against (e) fp32. Needs `spacy-coref download accurate`; skipped with a warning where it is not installed"),
 ) -> None:
     # fmt: on
     """Measure the bare encoder, the coref pipeline and fastcoref on the same documents, each in
     a fresh process; or, with --long, time and memory on single long documents."""
     precisions = parse_precisions(precision)
+    if long is not None and accurate:
+        fail_one_line(Errors.CE246)
     if long is not None:
         results = run_long(data_dir, workdir, parse_lengths(long), batch_size=batch_size,
                            precisions=precisions)
@@ -56,9 +69,9 @@ def benchmark_cli(
             results = run_benchmark(data_dir, workdir, n_docs=n_docs, seed=seed,
                                     batch_size=batch_size,
                                     fastcoref_python=optional_path(fastcoref_python),
-                                    precisions=precisions)
+                                    precisions=precisions, accurate=accurate)
         for warning in caught:
-            msg.warn(str(warning.message))
+            one_line(str(warning.message))
         print_table(results)
     if output is not None:
         srsly.write_json(output, results)
@@ -88,6 +101,18 @@ def parse_precisions(value: str) -> List[str]:
     return parts
 
 
+# wasabi's icons and colours of msg.info, msg.good and msg.warn
+ONE_LINE_STYLES = {"info": ("\u2139", typer.colors.BLUE), "good": ("\u2714", typer.colors.GREEN),
+                   "warn": ("\u26a0", typer.colors.YELLOW)}
+
+
+def one_line(message: str, kind: str = "warn") -> None:
+    """A message on one line (wasabi wraps at 80 columns), so that a skipped system's note and
+    the command that fixes it stay together and can be found with grep."""
+    icon, color = ONE_LINE_STYLES[kind]
+    typer.secho(f"{icon} {' '.join(message.split())}", fg=color)
+
+
 def _row(label: str, r: Dict[str, Any]) -> Tuple[str, ...]:
     return (label, f"{r['words_per_s']:,.0f}", f"{r['docs_per_s']:.2f}",
             f"{r['peak_rss_mb']:,.0f}", f"{r['peak_above_loaded_mb']:,.0f}")
@@ -115,13 +140,40 @@ def print_table(results: Dict[str, Any]) -> None:
              f"{windows['padded_fraction_naive']:.1%}, token-budget sub-batches "
              f"{windows['padded_fraction_planned']:.1%}; (a) the floor's windows "
              f"{floor['padded_fraction_planned']:.1%}")
+    accurate_floor = run.get("accurate_encoder")
+    if accurate_floor is not None:
+        msg.info(f"wordpieces encoded: (e) {accurate_floor['wordpieces']:,} in "
+                 f"{accurate_floor['windows']:,} windows of up to "
+                 f"{accurate_floor['max_window']}; padded fraction "
+                 f"{accurate_floor['padded_fraction_planned']:.1%}")
     for precision in results["runs"]:
         ratios = results["ratios"][precision]
         shown = ", ".join(f"{label} {ratios[key]:.3f}" for key, label in RATIOS if key in ratios)
         msg.info(f"[{precision}] {shown}")
     if "coref_bf16_over_encoder_fp32" in results["ratios"]:
         msg.info(f"(b) bf16 / (a) fp32: {results['ratios']['coref_bf16_over_encoder_fp32']:.3f}")
+    print_accurate_target(results)
     print_by_length(results)
+
+
+def print_accurate_target(results: Dict[str, Any]) -> None:
+    """(f) in its shipped precision over (e) fp32 against the target, or why it is missing."""
+    if not any("accurate_coref" in run for run in results["runs"].values()):
+        return  # not asked for, or skipped: the warnings said why
+    shipped = results["ratios"].get("accurate_shipped")
+    if shipped is None:
+        wanted = results.get("accurate", {}).get("shipped_precision")
+        hint = (f"run with --precision {','.join(dict.fromkeys((FP32, wanted)))}"
+                if wanted else "its config names no precision")
+        one_line(f"(f) shipped / (e) fp32 not measured: {hint}", "info")
+        return
+    ratio = shipped["accurate_coref_over_accurate_encoder_fp32"]
+    verdict = "met" if shipped["meets_target"] else "NOT met"
+    precision = shipped["shipped_precision"]
+    shown = (precision if precision == shipped["precision_resolved"]
+             else f"{precision}: {shipped['precision_resolved']}")
+    one_line(f"(f) shipped [{shown}] / (e) fp32: {ratio:.3f} (target >= "
+             f"{TARGET_OVER_FLOOR:.2f}: {verdict})", "good" if shipped["meets_target"] else "warn")
 
 
 def print_by_length(results: Dict[str, Any]) -> None:
@@ -145,7 +197,7 @@ def print_by_length(results: Dict[str, Any]) -> None:
                                     if key in row)
             for band, row in by_band.items()
         )
-        msg.info(f"[{precision}] over (a) fp32 by length: {shown}")
+        msg.info(f"[{precision}] over the fp32 floors by length: {shown}")
 
 
 def _band_words_per_s(result: Dict[str, Any], band: str) -> str:

@@ -19,7 +19,7 @@ LABELS = {"muc": "MUC", "b3": "B3", "ceafe": "CEAFe", "conll_f1": "CoNLL F1", "g
 @app.command("compare")
 def compare_cli(
     # fmt: off
-    model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or a shipped one: 'default' or 'fast'"),
+    model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or a shipped one: 'default', 'fast' or 'accurate'"),
     data: Path = typer.Argument(..., help="Gold data: .spacy, CoNLL-2012, GAP .tsv or .jsonl (file or directory)", exists=True),
     a: Optional[str] = typer.Option(None, "--a", help="Decoding A's constraints: comma-separated names, 'none' (or '') for none, or 'default' for the model's own list (default: 'default')"),
     b: Optional[str] = typer.Option(None, "--b", help="Decoding B's constraints, as --a"),
@@ -59,7 +59,7 @@ def compare_cli(
             seed=seed,
             confidence=confidence,
         )
-    except ValueError as e:  # DataFormatError included: one line, non-zero exit
+    except (OSError, ValueError) as e:  # DataFormatError, an encoder not installed: one line
         fail_one_line(str(e))
     result.update({"model": model, "data": str(data), "without": without, "scheme": scheme})
     if json_output:

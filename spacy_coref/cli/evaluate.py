@@ -27,7 +27,7 @@ CONLL_METRICS = ("muc", "b3", "ceafe", "lea", "mentions")
 @app.command("evaluate")
 def evaluate_cli(
     # fmt: off
-    model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or a shipped one: 'default' or 'fast'"),
+    model: str = typer.Argument(..., help="Trained pipeline dir, coreference pipeline dir, or a shipped one: 'default', 'fast' or 'accurate'"),
     data: Path = typer.Argument(..., help="Gold data: .spacy, CoNLL-2012, GAP .tsv or .jsonl (file or directory)", exists=True),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline to stack a coreference pipeline on"),
     keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters in the main CoNLL figures (where the gold has singletons, both ways are written to --output)"),
@@ -57,7 +57,7 @@ def evaluate_cli(
             gold_mentions=gold_mentions,
             oracle_mentions=oracle_mentions,
         )
-    except ValueError as e:  # DataFormatError included: one line, non-zero exit
+    except (OSError, ValueError) as e:  # DataFormatError, an encoder not installed: one line
         fail_one_line(str(e))
     result.update(
         {"model": model, "data": str(data), "scheme": scheme, "constraints": constraints}

@@ -15,7 +15,7 @@ from wasabi import msg
 from ..errors import Errors
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
-from ..model_card import DEFAULT_NAME, model_card, write_model_card
+from ..model_card import NAMES, model_card, write_model_card
 from ..pipeline.constraints import NEUTER_PLURAL_PRONOUNS
 from ..pipeline.coref import save_coref_pipeline
 from ._app import app, fail_one_line
@@ -38,10 +38,10 @@ def export_default_cli(
     precision: Optional[str] = typer.Option(None, "--precision", help="The exported encoder's precision: fp32, bf16 or auto (bf16 where the CPU has it); default: as trained"),
     card: bool = typer.Option(False, "--card", help="Write the model card (license, sources, citations) into meta.json, and LICENSES.md; --name, --version and --card-metrics imply it"),
     card_metrics: Optional[Path] = typer.Option(None, "--card-metrics", help="Directory of `spacy-coref evaluate --output` files (<prefix>_litbank/gum/gap.json) for the card's scores", exists=True, file_okay=False),
-    card_prefix: str = typer.Option("default", "--card-prefix", help="File name prefix of the metrics files"),
-    name: Optional[str] = typer.Option(None, "--name", help=f"The card's model name (default: {DEFAULT_NAME})"),
+    card_prefix: Optional[str] = typer.Option(None, "--card-prefix", help="File name prefix of the metrics files (default: the --kind, e.g. accurate_litbank.json)"),
+    name: Optional[str] = typer.Option(None, "--name", help=f"The card's model name (default by --kind: {', '.join(NAMES.values())})"),
     version: Optional[str] = typer.Option(None, "--version", help="The card's model version (default: the spacy-coref version)"),
-    kind: str = typer.Option("default", "--kind", help="The shipped pipeline the card describes: default or fast"),
+    kind: str = typer.Option("default", "--kind", help="The shipped pipeline the card describes: default, fast or accurate (all-mpnet-base-v2)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on, for the card (repeat the option; default: those make-corpus keeps)"),
     # fmt: on
 ) -> None:
@@ -57,7 +57,7 @@ def export_default_cli(
     if card or card_metrics is not None or name is not None or version is not None:
         try:  # before the export: a missing metrics file leaves the output as it was
             meta_card = model_card(
-                name=name or DEFAULT_NAME,
+                name=name,
                 version=version,
                 metrics_dir=card_metrics,
                 metrics_prefix=card_prefix,

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from ..model_card import DEFAULT_NAME, LICENSES_FILE, model_card, write_model_card
+from ..model_card import LICENSES_FILE, NAMES, model_card, write_model_card
 from ._app import app, fail_one_line
 
 
@@ -16,11 +16,11 @@ def model_card_cli(
     # fmt: off
     model_dir: Path = typer.Argument(..., help="A pipeline directory with a meta.json (e.g. spacy_coref/default_model)", exists=True, file_okay=False),
     metrics: Optional[Path] = typer.Option(None, "--metrics", help="Directory of `spacy-coref evaluate --output` files: <prefix>_litbank.json, <prefix>_gum.json, <prefix>_gap.json (without it the card has no scores)", exists=True, file_okay=False),
-    prefix: str = typer.Option("default", "--prefix", help="File name prefix of the metrics files"),
-    name: str = typer.Option(DEFAULT_NAME, "--name", help="Model name (spacy package prefixes the language: en_coref_minilm)"),
+    prefix: Optional[str] = typer.Option(None, "--prefix", help="File name prefix of the metrics files (default: the --kind, e.g. accurate_litbank.json)"),
+    name: Optional[str] = typer.Option(None, "--name", help=f"Model name (spacy package prefixes the language: en_coref_minilm; default by --kind: {', '.join(NAMES.values())})"),
     version: Optional[str] = typer.Option(None, "--version", help="Model version (default: the spacy-coref version)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on (repeat the option; default: those make-corpus keeps)"),
-    kind: str = typer.Option("default", "--kind", help="The shipped pipeline described: default or fast"),
+    kind: str = typer.Option("default", "--kind", help="The shipped pipeline described: default, fast or accurate (all-mpnet-base-v2)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the merged meta here (for spacy package --meta-path) instead of MODEL_DIR/meta.json"),
     # fmt: on
 ) -> None:

@@ -13,7 +13,7 @@ as "start"/"end" character offsets into "text", Python string indices, and the "
 (mention, antecedent) pair with the model's antecedent score (higher links more readily; the
 no-antecedent option scores the model's null score, 0 for the shipped default).
 
-With `--ray` (the extra spacy-coref[ray]) the documents are resolved by Ray workers, on a local
+With `--ray` (the extra spacy-s2e-coref[ray]) the documents are resolved by Ray workers, on a local
 Ray or on the cluster at `--address`, and the input can also be a directory of jsonl or parquet
 files. The records are the same, in input order, but a bad record gives an error record
 ({"id": ..., "error": ...}) instead of stopping the command; `-o DIR` writes shards of jsonl or
@@ -76,14 +76,14 @@ def resolve_cli(
     input_path: Optional[str] = typer.Option(None, "--input", "-i", help="File to read, or - for stdin (read when piped without texts)"),
     input_format: Optional[InputFormat] = typer.Option(None, "--input-format", help="text: one document per line; doc: the whole input is one document; jsonl: objects with a \"text\" field (for texts given as arguments: each one is a JSON object). Default: jsonl for .jsonl/.jsonlines/.ndjson, else text"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)"),
-    model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default' or 'fast' (shipped; fast needs no parser), a directory or a package; a pipeline with its own parser is used alone"),
+    model: str = typer.Option("default", "--model", "-m", help="Coreference pipeline: 'default', 'fast' or 'accurate' (shipped; fast needs no parser, accurate needs `spacy-coref download accurate`), a directory or a package; a pipeline with its own parser is used alone"),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Pipeline with a parser that a coreference pipeline is stacked on"),
     scores: bool = typer.Option(False, "--scores", help="Add the antecedent score of every scored mention pair"),
     output_format: OutputFormat = typer.Option(OutputFormat.jsonl, "--format", "-f", help="jsonl records or an HTML view of the clusters; with --ray -o DIR: jsonl or parquet shards"),
     batch_size: int = typer.Option(16, "--batch-size", "-b", help="Documents per batch", min=1),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme to follow, for a model trained with several (e.g. ontonotes: every referring noun phrase; litbank: people, places, organisations and vehicles). The shipped default tells none apart"),
     precision: Optional[str] = typer.Option(None, "--precision", help="Numeric precision of the encoder: fp32, bf16 (about 2.8x faster on CPUs with native bf16; CoNLL F1 within 0.1 for the shipped default) or auto (bf16 where the CPU or GPU computes it natively). Default: the model's own setting"),
-    use_ray: bool = typer.Option(False, "--ray", help="Resolve on Ray Data workers (pip install 'spacy-coref\\[ray]'); --input may be a directory of jsonl or parquet files; a bad record gives an error record; -o DIR (an existing directory or a path without a suffix) writes shards"),
+    use_ray: bool = typer.Option(False, "--ray", help="Resolve on Ray Data workers (pip install 'spacy-s2e-coref\\[ray]'); --input may be a directory of jsonl or parquet files; a bad record gives an error record; -o DIR (an existing directory or a path without a suffix) writes shards"),
     address: Optional[str] = typer.Option(None, "--address", help="With --ray: join the Ray cluster at this address (e.g. 10.0.0.1:6379, or auto); default: start a local Ray"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="With --ray: workers, each loading the pipeline once (default: one per --cpus-per-worker CPUs of the cluster)", min=1),
     cpus_per_worker: int = typer.Option(1, "--cpus-per-worker", help="With --ray: CPUs (torch threads) of each worker", min=1),

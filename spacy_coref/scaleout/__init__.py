@@ -1,4 +1,4 @@
-"""Scale-out of `spacy-coref resolve` on Ray Data (the optional extra `spacy-coref[ray]`).
+"""Scale-out of `spacy-coref resolve` on Ray Data (the optional extra `spacy-s2e-coref[ray]`).
 
 - `records`: reading one input line or record on a worker, error records, input files (no Ray).
 - `units`: work units (a batch of lines or parquet rows) that the workers read themselves.

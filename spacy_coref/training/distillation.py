@@ -30,7 +30,7 @@ def load_pipeline(model: str, *, base: str = BASE_PIPELINE) -> Language:
     as it is; one that needs a parse gets it (`load_coref_nlp`: its own parser, or `base`).
 
     model (str): a trained pipeline directory, a coreference pipeline directory, or the name
-        of a shipped one ("default", "fast").
+        of a shipped one ("default", "fast", "accurate").
     base (str): the parser pipeline for coreference pipelines without their own.
     RETURNS (Language): the pipeline.
     """

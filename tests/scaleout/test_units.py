@@ -4,8 +4,8 @@ import importlib.util
 
 import pytest
 
-if importlib.util.find_spec("ray") is None:  # pyarrow comes with the extra spacy-coref[ray]
-    pytest.skip("the extra spacy-coref[ray] is not installed", allow_module_level=True)
+if importlib.util.find_spec("ray") is None:  # pyarrow comes with the extra spacy-s2e-coref[ray]
+    pytest.skip("the extra spacy-s2e-coref[ray] is not installed", allow_module_level=True)
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402

@@ -66,7 +66,7 @@ def test_smoke_wheel_installs_and_loads(smoke_project, tmp_path):
             if line.startswith("Requires-Dist:")
         ]
     # spacy package found the registered functions' distribution in the config
-    assert any(req.startswith("spacy-coref") for req in requires), requires
+    assert any(req.startswith("spacy-s2e-coref") for req in requires), requires
     target = tmp_path / "site"
     cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
            str(wheels[0])]
