@@ -460,6 +460,6 @@ class Errors(metaclass=ErrorsWithCodes):
     CE410 = ("The accurate pipeline's weights are not shipped in this version of spacy-s2e-coref "
              "({path} has no config.cfg): trained on 2 CPU cores it does not yet beat the default "
              "on dev (docs/training.md, \"The accurate pipeline\"). Build it with `spacy project "
-             "run accurate` in a checkout of the repository and point 'pipeline' at the exported "
-             "directory, or use 'default'.")
+             "run accurate` in a checkout of the repository (it exports to that directory, "
+             "where 'accurate' finds it), or use 'default'.")
 # fmt: on
