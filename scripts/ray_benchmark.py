@@ -1,5 +1,5 @@
 """Words per second of `spacy_coref.ray` with 1, 2, ... workers on this machine, start-up apart,
-beside one serial process (`spacy_coref.scaleout.benchmark`). Needs the extra spacy-s2e-coref[ray].
+beside one serial process (`spacy_coref.benchmark.ray_throughput`). Needs the extra spacy-s2e-coref[ray].
 
     python scripts/ray_benchmark.py --data ../shared/data/unlabeled --n-docs 240 \
         --workers 1,2 --output ray_benchmark.json
@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional
 
 import typer
 
-from spacy_coref.scaleout.benchmark import benchmark_texts, run_serial, run_workers
+from spacy_coref.benchmark.ray_throughput import benchmark_texts, run_serial, run_workers
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "unlabeled"
 

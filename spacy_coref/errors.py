@@ -13,6 +13,7 @@ CE370-CE389 encoder precision, frozen layers and windows, CE390-CE399 distilled 
 fast pipeline (`spacy_coref.training.student_encoder`, `coref` with pipeline "fast"),
 CE400-CE419 packaged encoders and `spacy-coref download` (`spacy_coref.encoders`),
 CE420-CE439 paired bootstrap comparisons (`spacy_coref.scoring.bootstrap`, `spacy-coref compare`).
+CE440-CE449 the language data (`spacy_coref.lang`: the English lexicon's files).
 Warnings (CW) use the same ranges.
 """
 import warnings
@@ -230,6 +231,15 @@ class Errors(metaclass=ErrorsWithCodes):
              "doc._.coref_score, but found {value}.")
     CE143 = ("Cannot build a Cluster from the span group '{key}': it is empty. Clusters come from "
              "non-empty groups only; read them with doc._.coref_clusters.")
+    CE144 = ("A decoder lists the step(s) {repeated} more than once: {names}. Each step runs "
+             "once; give its settings in one section.")
+    CE145 = ("No decoding step '{name}': no function 'spacy_coref.decode.{name}.v1' is "
+             "registered. Registered steps: {valid}.")
+    CE146 = ("Unknown salience feature(s) {unknown} in the weights of "
+             "spacy_coref.decode.salience.v1. Its features: {features}.")
+    CE147 = ("Component '{name}' sets both 'decoder' (steps {decoder}) and 'constraints' "
+             "({constraints}). Give the steps in one of them: the decoder's sections, or the "
+             "'constraints' shortcut.")
     # CLI, training, packaging (CE150-CE199)
     CE150 = ("No data path given to the corpus reader: set [paths.train] / [paths.dev] in the "
              "config or on the command line (--paths.train corpus/train.spacy).")
@@ -422,10 +432,13 @@ class Errors(metaclass=ErrorsWithCodes):
              "found {value}.")
     CE424 = ("Expected {what} counts as an array of shape [n_documents, {k}], but found shape "
              "{shape}.")
-    CE425 = ("Expected decoding B as --b CONSTRAINTS or a step to compare with --without STEP, "
-             "but found {found}.")
+    CE425 = ("Expected decoding B as --b CONSTRAINTS or one step to compare with --without STEP "
+             "or --with STEP, but found {found}.")
     CE426 = ("--without {step}: the step is not in the model's default constraints, so the "
              "comparison would be of a list with itself. The default constraints: {default}.")
+    CE428 = ("--with {step}: the step is in the model's default constraints already, so the "
+             "comparison would be of a list with itself; --without {step} measures it. The "
+             "default constraints: {default}.")
     CE427 = ("Comparing decodings needs a pipeline with exactly one 'coref_cluster' component "
              "(directly or inside a 'coref' stack), but found {n} in the components {pipes}.")
     # packaged encoders and `spacy-coref download` (CE400-CE419)
@@ -462,4 +475,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "on dev (docs/training.md, \"The accurate pipeline\"). Build it with `spacy project "
              "run accurate` in a checkout of the repository (it exports to that directory, "
              "where 'accurate' finds it), or use 'default'.")
+    # language data (CE440-CE449)
+    CE440 = ("{path}: malformed lexicon data file: {problem}. The files of spacy_coref/lang/en/ "
+             "ship with spacy-s2e-coref: fix the file (see its \"about\" field and "
+             "spacy_coref/lang/lexicon.py), or reinstall the package.")
 # fmt: on

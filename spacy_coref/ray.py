@@ -50,7 +50,7 @@ from .scaleout.records import (
     read_line_or_error,
 )
 from .scaleout.units import PATH, GroupCache, expand_units
-from .training.evaluation import BASE_PIPELINE
+from .pipeline.loading import BASE_PIPELINE
 
 logger = logging.getLogger("spacy_coref")
 

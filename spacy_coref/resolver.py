@@ -18,7 +18,7 @@ from .errors import DataFormatError, Errors
 from .ml.precision import check_precision
 from .pipeline.cluster import CorefCluster
 from .pipeline.coref import SHIPPED_PIPELINES, CorefStack
-from .training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
+from .pipeline.loading import BASE_PIPELINE, follow_scheme, load_coref_nlp
 
 COREF_FACTORIES = ("coref", "coref_cluster")
 

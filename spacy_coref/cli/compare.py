@@ -24,6 +24,7 @@ def compare_cli(
     a: Optional[str] = typer.Option(None, "--a", help="Decoding A's constraints: comma-separated names, 'none' (or '') for none, or 'default' for the model's own list (default: 'default')"),
     b: Optional[str] = typer.Option(None, "--b", help="Decoding B's constraints, as --a"),
     without: Optional[str] = typer.Option(None, "--without", help="A step of the model's default list to measure: A is the default list without it, B the default list, so B - A is what the step adds (instead of --a and --b)"),
+    with_step: Optional[str] = typer.Option(None, "--with", help="A step the model's default list leaves off, to measure: A is the default list, B the default list with it (instead of --a and --b)"),
     n_resamples: int = typer.Option(1000, "--n-resamples", help="Bootstrap resamples of the documents"),
     seed: int = typer.Option(0, "--seed", help="Seed of the resamples"),
     confidence: float = typer.Option(0.95, "--confidence", help="Coverage of the interval of B - A"),
@@ -47,7 +48,7 @@ def compare_cli(
         cluster = the_cluster_component(nlp)
         default = list(cluster.cfg.get("constraints", []))
         constraints_a, constraints_b = compared_decodings(
-            default, a=a, b=b, without=without, name=cluster.name
+            default, a=a, b=b, without=without, with_step=with_step, name=cluster.name
         )
         result = compare_decodings(
             nlp,
@@ -61,7 +62,8 @@ def compare_cli(
         )
     except (OSError, ValueError) as e:  # DataFormatError, an encoder not installed: one line
         fail_one_line(str(e))
-    result.update({"model": model, "data": str(data), "without": without, "scheme": scheme})
+    result.update({"model": model, "data": str(data), "without": without, "with": with_step,
+                   "scheme": scheme})
     if json_output:
         typer.echo(json.dumps(result))
         return
@@ -74,8 +76,12 @@ def _constraints_text(constraints: List[str]) -> str:
 
 def show_comparison(result: Dict[str, Any]) -> None:
     """Print the table of `compare_decodings`' result: one row per metric."""
-    step = result.get("without")
-    names = (f"A (default without {step})", "B (default)") if step else ("A", "B")
+    step, added = result.get("without"), result.get("with")
+    names = ("A", "B")
+    if step:
+        names = (f"A (default without {step})", "B (default)")
+    elif added:
+        names = ("A (default)", f"B (default with {added})")
     for name, key in zip(names, ("a", "b")):
         msg.info(f"{name}: {_constraints_text(result[key]['constraints'])}")
     rows = []

@@ -46,7 +46,7 @@ from ..resolver import (  # noqa: F401
     parse_record,
     resolve_records,
 )
-from ..training.evaluation import BASE_PIPELINE
+from ..pipeline.loading import BASE_PIPELINE
 from ._app import app, fail_one_line
 
 if TYPE_CHECKING:  # Ray is an optional extra: `--ray` imports it when it runs

@@ -10,7 +10,7 @@ from wasabi import msg
 
 from ..errors import DataFormatError, Errors
 from ..pipeline.word_tags import MIN_COUNT, count_word_tags, most_frequent_tags, write_word_tags
-from ..training.evaluation import BASE_PIPELINE
+from ..pipeline.loading import BASE_PIPELINE
 from ._app import app, fail_one_line
 
 

@@ -10,6 +10,7 @@ import numpy
 from spacy.strings import hash_string
 
 from ..annotations import MENTIONS_KEY
+from ..lang.en import english
 from ..pipeline.word_tags import TAG_CODES, load_word_tags, tag_codes
 from ..types import MentionOffsets
 
@@ -23,12 +24,16 @@ NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to",
                         "at", "for", "with", "from", "by", "as", "than", "very"))
 # a subject pronoun starts no mention of two words or more but a coordination ("She and her
 # husband"): "He told her", "she became its" are clauses
-SUBJECT_PRONOUNS = frozenset(("i", "he", "she", "we", "they"))
+# ("i", "he", "she", "we", "they": the subject forms that are not object forms too)
+SUBJECT_PRONOUNS = frozenset(english().pronouns(case="nominative", not_case="accusative"))
 COORDINATORS = frozenset(("and", "or"))
 # nor does a span end in a verb and its object pronoun ("The city hired her" is a clause, not
 # one of Maria's mentions), but where a relative word or "to" makes it a noun phrase with its
 # clause ("the man who saw him", "the best time to drink them"); the verb by its usual tag
-OBJECT_PRONOUNS = frozenset(("him", "her", "them", "me", "us"))
+# ("him", "her", "them", "me", "us": the object forms that are not subject forms too)
+OBJECT_PRONOUNS = frozenset(
+    english().pronouns(case="accusative", not_case="nominative", reflexive=False)
+)
 NOUN_PHRASE_CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "to"))
 _NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
 _SUBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in SUBJECT_PRONOUNS], dtype="uint64")

@@ -4,34 +4,23 @@ head with Entity Equalization. v2 adds annotation schemes and keeps antecedents 
 their mention; v3 adds linguistic features of the candidates (parse, morphology, entities,
 speakers); v4 can read those features from the text alone, as a model trained without a parser
 needs (the same scores on a parsed doc as on a bare one)."""
-from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import torch
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v2, torch2xp, xp2torch
-from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
+from thinc.types import Floats1d, Floats2d, Ints2d
 
 from ..annotations import get_scheme
 from ..errors import Errors
+from ..types import CorefScores
 from .candidates import CandidateSource, doc_candidates
 from .coref_features import FEATURE_ANNOTATIONS, candidate_attributes, text_view
 from .torch.pair_features import FEATURE_GROUP_PARAMETERS, FEATURE_GROUPS
 from .torch.s2e import FEATURE_PREFIX, DocScores, S2ECorefHead
 
 InT = List[Doc]
-
-
-@dataclass
-class CorefScores:
-    """The model's output for one doc (arrays of the model's ops)."""
-
-    candidates: Ints2d  # [C, 2] (start, end) token offsets, end exclusive
-    mention_scores: Floats1d  # [C]
-    kept: Ints1d  # [M] indices into candidates, document order
-    antecedents: Ints2d  # [M, K] indices into kept
-    scores: Floats2d  # [M, 1 + K] null antecedent at NULL_COLUMN
 
 
 OutT = List[CorefScores]

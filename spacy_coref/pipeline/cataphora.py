@@ -17,6 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from spacy.tokens import Doc, Token
 
+from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 from .name_match import union_of_classes
 from .quotes import SENTENCE_ENDS
@@ -39,7 +40,8 @@ FRONTING_WORDS = frozenset((
 ))
 MAX_FRONTED_WORDS = 15
 MAX_SUBJECT_WORDS = 4
-PERSONAL_PRONOUNS = frozenset(("i", "you", "he", "she", "it", "we", "they"))
+# the subject forms of the personal pronouns: "i", "you", "he", "she", "it", "we", "they"
+PERSONAL_PRONOUNS = frozenset(english().pronouns(case="nominative"))
 
 
 def link_cataphora(

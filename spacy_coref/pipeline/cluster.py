@@ -23,17 +23,19 @@ from ..annotations import (
     set_clusters,
     set_scheme,
 )
+from ..decoding import Decoder
+from ..decoding.clustering import pair_score_tuples
+from ..decoding.decoder import shortcut_decoder
 from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
+from ..training.losses import antecedent_loss, mention_loss
 from ..types import MentionOffset
-from .clustering import antecedent_loss, mention_loss, pair_score_tuples
 from .constraints import (
-    CONSTRAINTS,
+    DEFAULT_CONSTRAINTS,
     check_constraints,
     check_null_scores_by_form,
-    decode_clusters,
 )
 from .encoder_precision import PrecisionSetting
 from .transcripts import mark_transcript_speakers
@@ -62,7 +64,7 @@ subword_features = true
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_COREF_CLUSTER_MODEL)["model"]
 # Settings read from the pipeline's config alone, never from the component's saved cfg.
-CONFIG_ONLY = ("scheme", "constraints", "precision")
+CONFIG_ONLY = ("scheme", "constraints", "precision")  # and the decoder, which cfg never holds
 
 
 @Language.factory(
@@ -78,7 +80,8 @@ CONFIG_ONLY = ("scheme", "constraints", "precision")
         "store_scores": False,
         "learn_rate_scale": 1.0,
         "scheme": None,
-        "constraints": list(CONSTRAINTS),
+        "constraints": list(DEFAULT_CONSTRAINTS),
+        "decoder": None,
         "precision": None,
         "scorer": {"@scorers": "spacy_coref.coref_scorer.v1"},
     },
@@ -103,6 +106,7 @@ def make_coref_cluster(
     learn_rate_scale: float,
     scheme: Optional[str],
     constraints: List[str],
+    decoder: Optional[Decoder],
     precision: Optional[str],
     scorer: Optional[Callable],
 ) -> "CorefCluster":
@@ -137,7 +141,13 @@ def make_coref_cluster(
         "the cat and the dog" rather than one of them), "whole_phrases" ("the house in
         Dublin" rather than "the house"), "other_heads" ("the plan" takes "the
         government" only on a high score) and "salience" (a "he" or "she" prefers a
-        subject close by in its own role). [] decodes the scores alone.
+        subject close by in its own role). By default all but "salience", which won
+        beyond its bootstrap interval on no dev set; [] decodes the scores alone. The
+        shortcut of `decoder`: the named steps with their default settings, in the
+        decoding's own order.
+    decoder (Optional[Decoder]): the decoding steps with their settings, in the order they
+        run (spacy_coref.decoder.v1 with a section per step, spacy_coref.decode.NAME.v1);
+        None: the steps `constraints` names.
     precision (Optional[str]): the numeric precision of the transformer this component reads
         (the upstream `transformer` its listener listens to, or its own after
         `replace_listeners`): "fp32", "bf16" (autocast) or "auto" (bf16 where the CPU or GPU
@@ -157,6 +167,7 @@ def make_coref_cluster(
         learn_rate_scale=learn_rate_scale,
         scheme=scheme,
         constraints=constraints,
+        decoder=decoder,
         precision=precision,
         scorer=scorer,
         nlp=nlp,
@@ -177,7 +188,8 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         store_scores: bool = False,
         learn_rate_scale: float = 1.0,
         scheme: Optional[str] = None,
-        constraints: Iterable[str] = CONSTRAINTS,
+        constraints: Iterable[str] = DEFAULT_CONSTRAINTS,
+        decoder: Optional[Decoder] = None,
         precision: Optional[str] = None,
         scorer: Optional[Callable] = None,
         nlp: Optional[Language] = None,
@@ -195,12 +207,37 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
             "store_scores": store_scores,
             "learn_rate_scale": learn_rate_scale,
             "scheme": scheme,
-            "constraints": check_constraints(constraints, name),
+            "constraints": self._step_names(constraints, decoder, name),
             "nI": None,
         }
+        # the decoder of the steps cfg["constraints"] names (which evaluation may change)
+        self.decoder = decoder
+        if decoder is None:
+            self.decoder = shortcut_decoder(tuple(self.cfg["constraints"]))
         self._sync_scheme()
         self._warned_unaligned = False  # CW100 is shown once per component
         self._init_precision(precision, nlp)
+
+    @staticmethod
+    def _step_names(constraints: Iterable[str], decoder: Optional[Decoder], name: str) -> List[str]:
+        """cfg["constraints"]: the decoder's steps, or the shortcut's (checked). A config with
+        a decoder leaves 'constraints' at its default or lists the decoder's steps (CE147)."""
+        constraints = list(constraints)
+        if decoder is None:
+            return check_constraints(constraints, name)
+        if constraints not in (list(DEFAULT_CONSTRAINTS), decoder.names):
+            raise ValueError(Errors.CE147.format(
+                name=name, decoder=decoder.names, constraints=constraints
+            ))
+        return decoder.names
+
+    def current_decoder(self) -> Decoder:
+        """The decoder of the steps cfg["constraints"] now names: the configured one, or its
+        steps that remain (`compare --without`), with defaults for steps it does not have."""
+        names = list(self.cfg.get("constraints", []))
+        if names == self.decoder.names:
+            return self.decoder
+        return self.decoder.only(names)
 
     def __call__(self, doc: Doc) -> Doc:
         """Cluster one doc; a transcript without speakers gets them from its turn labels
@@ -234,9 +271,9 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         """Write the clusters (two or more mentions each) to doc.spans."""
         null_score = self.cfg.get("null_score", 0.0)
         by_form = self.cfg.get("null_scores_by_form", {})
-        constraints = self.cfg.get("constraints", [])
+        decode = self.current_decoder()
         for doc, doc_scores in zip(docs, scores):
-            clusters = decode_clusters(doc, doc_scores, null_score, constraints, by_form)
+            clusters = decode(doc, doc_scores, null_score, by_form)
             set_clusters(doc, clusters, self.cfg["spans_prefix"])
             if self.cfg["store_scores"]:
                 doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)

@@ -20,20 +20,10 @@ import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Span
 
-# fmt: off
-COMPANY_WORDS = frozenset((
-    "Inc", "Inc.", "Corp", "Corp.", "Corporation", "Ltd", "Ltd.", "LLC", "plc", "PLC", "GmbH",
-    "Co", "Co.", "Company", "Group", "Holdings", "Partners", "Associates", "Enterprises",
-    "Ventures", "Industries", "Technologies", "Systems", "Labs", "Laboratories", "Software",
-    "Solutions", "Networks", "Communications", "Telecom", "Media", "Entertainment", "Studios",
-    "Records", "Publishing", "Airlines", "Airways", "Motors", "Automotive", "Energy",
-    "Petroleum", "Oil", "Gas", "Mining", "Chemicals", "Pharmaceuticals", "Pharma", "Foods",
-    "Logistics", "Insurance", "Bank", "Bancorp", "Capital", "Investments", "Securities",
-    "Robotics", "Aerospace", "Biotech", "Biosciences", "Therapeutics", "Electronics",
-    "Semiconductor", "Semiconductors", "Microsystems", "Manufacturing", "Analytics",
-    "Pictures", "Productions", "Brands", "Hotels", "Resorts", "Shipping", "Consulting",
-))
-# fmt: on
+from ..lang.en import english
+
+# the list is data: spacy_coref/lang/en/company_words.json
+COMPANY_WORDS = english().company_words
 _COMPANY_IDS = numpy.asarray([hash_string(w) for w in COMPANY_WORDS], dtype="uint64")
 
 

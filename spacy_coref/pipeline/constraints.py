@@ -23,7 +23,13 @@ reliably, and their violations are the errors a user sees first:
   hangs from: "Denton began to suffocate him", "Percy left, telling him", "after meeting
   him, Sam left" (the subject), "Ann asked Bo to help him" (the object: him is not Bo).
   "him" as the subject of a verb's complement is that verb's object: "Tom watched him
-  leave", "wanted him to stay", "made him captain" (him is not Tom).
+  leave", "wanted him to stay", "made him captain" (him is not Tom), also where the parser
+  reads "made her laugh" as a possessor and a noun. A pronoun's argument preposition may
+  hang from the verb as a dative or agent ("wrote a note to him", "impressed by him"), be
+  one of on/with/after/against where the verb has no object ("relied on her"), hang from an
+  adverb ("walked away from him") or from a predicate adjective ("angry with him"); time
+  and place phrases and "looked about him" stay free. Verbs joined by a comma share their
+  subject too ("called the plumber, then thanked him").
   Binding rules out the link itself, and where other links still join the two ("He asked
   him", both linked to "Sam"), the later one leaves the cluster: a parse error then costs one
   mention's link, not a narrator's whole cluster. A possessor is not the noun phrase it is
@@ -79,45 +85,34 @@ from spacy.tokens import Doc, Token
 
 from ..annotations import SPEAKERS_KEY, get_speakers
 from ..errors import Errors
-from ..ml.s2e_coref import CorefScores
+from ..lang.en import english  # the pronouns, gendered words and titles
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
-from ..types import ClusterOffsets, MentionOffset
-from .cataphora import link_cataphora
-from .clustering import constrained_clusters, predict_clusters, valid_antecedents
+from ..types import ClusterOffsets, CorefScores, MentionOffset, valid_antecedents
 from .company_names import (
     company_run_ends, company_short_names, in_company_name, unparsed_company_short_names,
 )
-from .contrasts import contrasting_pairs
 from .first_names import (
     FEMININE_FIRST_NAMES,
     MASCULINE_FIRST_NAMES,
     NEUTRAL_TITLES,
     PLACE_NAMES,
 )
-from .groups import group_member_antecedents
 from .name_match import (
     PERSON_ENTS,
     is_naming_participle_object,
-    link_repeated_names,
     mention_classes,
 )
-from .other_heads import OTHER_HEAD_MARGIN, other_head_pairs, unparsed_other_head_pairs
-from .person_names import GroupNames, names_clash, person_names
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
 from .quotes import (
     FIRST_PLURAL,
     FIRST_SINGULAR,
     SECOND,
     find_quotes,
-    link_quote_pronouns,
     marks_all_paired,
     quotation_mark_positions,
 )
-from .salience import with_salience
-from .same_head import merge_nested_same_head, one_mention_per_head
 from .thing_nouns import THING_NOUNS
-from .unparsed_binding import unparsed_clause_subjects
-from .whole_phrases import fold_first_words, whole_names, whole_phrases
+from .unparsed_binding import BARE_VERB_NOUNS
 from .word_tags import TAG_CODES, load_word_tags, tag_codes
 
 AGREEMENT = "agreement"
@@ -137,7 +132,13 @@ CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
     CATAPHORA, GROUPS, WHOLE_PHRASES, OTHER_HEADS, SALIENCE,
 )
+# The steps on by default (the factory's 'constraints'): each wins beyond its bootstrap interval
+# on a dev set and loses on none, or fixes behaviour-suite items of its own; "salience" does
+# neither and is kept off (docs/constraints_and_features.md, "What each step adds").
+DEFAULT_CONSTRAINTS = tuple(c for c in CONSTRAINTS if c != SALIENCE)
 INDEFINITE_ARTICLES = {"a", "an", "another"}
+
+_EN = english()
 
 # Agreement classes, as bit flags so that a cluster's classes are one integer.
 MASCULINE, FEMININE, NEUTER, PLURAL = 1, 2, 4, 8
@@ -195,17 +196,17 @@ ALL_CLASSES = (
 )
 UNPARSED_CUT_CLASSES = PERSONS | SPEAKERS | NEUTER | PLURAL
 
-# fmt: off
+# the third person's forms: he, him, his, himself; she, ...; it, its, itself; they, ...
 PRONOUN_CLASS = {
-    **dict.fromkeys(("he", "him", "his", "himself"), MASCULINE),
-    **dict.fromkeys(("she", "her", "hers", "herself"), FEMININE),
-    **dict.fromkeys(("it", "its", "itself"), NEUTER),
-    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), PLURAL),
+    **dict.fromkeys(_EN.pronouns(gender="masculine"), MASCULINE),
+    **dict.fromkeys(_EN.pronouns(gender="feminine"), FEMININE),
+    **dict.fromkeys(_EN.pronouns(gender="neuter"), NEUTER),
+    **dict.fromkeys(_EN.pronouns(person=3, number="plural"), PLURAL),
 }
 # "we" is a group: never one he or she ("our" in an email is not "Daniel"). Not a third-person
 # pronoun, so apart from PRONOUN_CLASS (same_head reads that as the third person).
 AGREEMENT_BY_PRONOUN = {
-    **PRONOUN_CLASS, **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), PLURAL),
+    **PRONOUN_CLASS, **dict.fromkeys(_EN.pronouns(person=1, number="plural"), PLURAL),
 }
 PERSON_OF_PRONOUN = {
     **dict.fromkeys(PRONOUN_CLASS, THIRD_PERSON),
@@ -215,36 +216,22 @@ PERSON_OF_PRONOUN = {
 }
 # "it" and "they", which the default decodes with a null score of their own (null_scores_by_form)
 NEUTER_PLURAL_PRONOUNS = tuple(form for form, c in PRONOUN_CLASS.items() if c in (NEUTER, PLURAL))
-# the pronouns that can stand before the subject they refer to ("When she landed, the pilot")
-CATAPHORIC_PRONOUNS = {form: PRONOUN_CLASS[form]
-                       for form in ("he", "him", "his", "she", "her", "they", "them", "their")}
-REFLEXIVES = {"himself", "herself", "itself", "themselves", "myself", "yourself", "ourselves",
-              "yourselves", "oneself"}
-# Nouns and titles whose referent's gender is part of their meaning (lemmas, lower case).
+# the pronouns that can stand before the subject they refer to ("When she landed, the pilot"):
+# he, him, his, she, her, they, them, their (not "it", a reflexive, nor "hers" or "theirs")
+_CATAPHORIC = _EN.pronouns(person=3, reflexive=False, possessive=(None, "dependent", "both"))
+CATAPHORIC_PRONOUNS = {form: c for form, c in PRONOUN_CLASS.items()
+                       if c != NEUTER and form in _CATAPHORIC}
+REFLEXIVES = set(_EN.pronouns(reflexive=True))  # "himself", ..., "yourselves", "oneself"
+# Nouns and titles whose referent's gender is part of their meaning (lemmas, lower case;
+# spacy_coref/lang/en/gendered_words.json).
 GENDERED_WORDS = {
-    **dict.fromkeys((
-        "man", "boy", "gentleman", "father", "dad", "daddy", "son", "brother", "husband",
-        "uncle", "nephew", "grandfather", "grandson", "king", "prince", "duke", "lord", "sir",
-        "mr", "mr.", "monsieur", "señor", "herr", "lad", "fellow", "groom", "bridegroom",
-        "widower", "monk", "priest", "emperor", "baron", "count", "boyfriend", "stepfather",
-        "father-in-law", "son-in-law", "brother-in-law", "actor", "waiter", "businessman",
-        "chairman", "policeman", "fisherman", "sportsman", "congressman", "papa",
-    ), MASCULINE),
-    **dict.fromkeys((
-        "woman", "girl", "lady", "mother", "mom", "mum", "mommy", "daughter", "sister", "wife",
-        "aunt", "niece", "grandmother", "granddaughter", "queen", "princess", "duchess",
-        "madam", "madame", "mrs", "mrs.", "ms", "ms.", "miss", "mademoiselle", "señora",
-        "frau", "lass", "bride", "widow", "nun", "empress", "baroness", "countess",
-        "girlfriend", "stepmother", "mother-in-law", "daughter-in-law", "sister-in-law",
-        "actress", "waitress", "businesswoman", "chairwoman", "policewoman", "mama", "heroine",
-        "maid", "housewife", "goddess", "abbess", "landlady", "hostess",
-    ), FEMININE),
+    **dict.fromkeys(_EN.masculine_words, MASCULINE),
+    **dict.fromkeys(_EN.feminine_words, FEMININE),
 }
 FIRST_NAME_CLASS = {
     **dict.fromkeys(MASCULINE_FIRST_NAMES, MASCULINE),
     **dict.fromkeys(FEMININE_FIRST_NAMES, FEMININE),
 }
-# fmt: on
 NAME_POS = {"PROPN", "NOUN"}
 # Heads that make a mention a group of more than one ("the two of them", "both"): plural
 # whatever its tag, which is CD or DT and no plural noun's NNS.
@@ -254,7 +241,7 @@ GROUP_WORDS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", 
 PLACE_ENTS = {"GPE", "LOC", "FAC"}
 PLACE_ADVERBS = frozenset(("here", "there"))
 # titles that also start the names of places and institutions ("St Peters", "St. Louis")
-PLACE_TITLES = frozenset(("saint", "st.", "st"))
+PLACE_TITLES = _EN.place_titles
 OBJECT_DEPS = {"dobj", "iobj", "dative", "obj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj"}
 # Prepositions that introduce an argument of the verb ("talked to her", "asked about him"),
@@ -264,15 +251,39 @@ ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
 RELATIVE_TAGS = {"WDT", "WP"}
 COPULAR_LEMMAS = {"be", "become", "remain", "seem", "stay"}
 # Forms of address whose possessor is the one addressed: "your Ladyship" is "you"
-ADDRESS_TITLES = {"ladyship", "lordship", "majesty", "highness", "excellency", "honour", "honor",
-                  "grace", "worship", "eminence", "holiness", "reverence"}
+ADDRESS_TITLES = set(_EN.address_titles)
 VERB_POS = {"VERB", "AUX"}
 # A pronoun in the object case that is the subject of a verb's complement ("watched him
 # leave") is bound in the verb's clause; a finite complement ("said he left") is its own clause.
-OBJECT_CASE = {"him", "her", "them"}
+OBJECT_CASE = set(  # "him", "her", "them"
+    _EN.pronouns(person=3, case="accusative", not_case="nominative", reflexive=False)
+)
 COMPLEMENT_DEPS = {"ccomp", "xcomp", "oprd"}
 FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
 MAX_CONJ_HOPS = 8
+# Binding in decoding only (the features keep what the shipped models were trained with):
+# The labels of a verb's preposition besides "prep": "wrote a note to him" (dative), "was
+# seen by him" (the passive's agent, whatever its preposition).
+ARGUMENT_PREP_DEPS = {"dative", "agent"}
+# Prepositions that introduce an argument of a verb without a direct object ("relied on her",
+# "argued with him", "ran after her", "voted against them"); after a direct object they mostly
+# say where it is, and may be the subject ("had no money on him", "took the bag with her").
+INTRANSITIVE_ARGUMENT_PREPOSITIONS = {"on", "upon", "with", "after", "against"}
+# Prepositions of a predicate adjective or a passive participle that introduce its argument:
+# "angry with him", "keen on her", "disappointed in them", "impressed by him".
+ADJECTIVE_ARGUMENT_PREPOSITIONS = ARGUMENT_PREPOSITIONS | {"with", "on", "upon", "in", "by"}
+# Adverbs that the parse hangs an argument preposition from, which stays the verb's where the
+# verb has no direct object: "walked away from him", "moved closer to her", "stood next to
+# him" ("pushed the plate away from him" may be the subject).
+PREPOSITION_ADVERBS = {"away", "close", "closer", "next", "up", "down", "back", "over"}
+# Verbs after which "about" says where one looks, not of whom: "looked about him" is he.
+LOOKING_LEMMAS = {"look", "glance", "gaze", "stare", "peer", "peep", "turn"}
+# Causative and perception verbs, whose bare complement's subject "her" the parse may read
+# as a possessor ("made her laugh", "heard her sing": her laugh, her sing)
+COMPLEMENT_SUBJECT_LEMMAS = {"make", "let", "have", "help", "bid", "hear", "see", "watch",
+                             "feel", "notice", "observe"}
+# (the verbs that the tagger reads as nouns there, "laugh" and "scream", are
+# unparsed_binding.BARE_VERB_NOUNS)
 
 
 class MentionConstraints(NamedTuple):
@@ -651,144 +662,6 @@ def part_possessors(
         if len(kept) > 1:
             out.append(kept)
     return sorted(out)
-
-
-def decode_clusters(
-    doc: Doc,
-    scores: CorefScores,
-    null_score: float,
-    constraints: Sequence[str],
-    null_scores_by_form: Optional[Dict[str, float]] = None,
-) -> ClusterOffsets:
-    """The clusters of one doc from its antecedent scores, under the named constraints.
-
-    doc (Doc): the doc the scores are for.
-    scores (CorefScores): the model's output for the doc.
-    null_score (float): the score of "no antecedent".
-    constraints (Sequence[str]): names from CONSTRAINTS; empty: the plain best antecedent.
-    null_scores_by_form (Optional[Dict[str, float]]): the score of "no antecedent" for
-        one-word mentions of these forms (lower case), in place of `null_score`.
-    RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
-    """
-    kept = numpy.asarray(scores.kept, dtype="int64")
-    spans = numpy.asarray(scores.candidates, dtype="int64").reshape((-1, 2))[kept]  # [M, 2]
-    mentions = names = classes = person_classes = forbidden = None
-    if SALIENCE in constraints and len(spans) and doc.has_annotation("DEP"):
-        mentions = mention_constraints(doc, spans)  # the heads, read once for every rule
-        scores = with_salience(doc, scores, spans, mentions.heads, valid_antecedents(scores))
-    if null_scores_by_form:
-        scores = _with_null_scores_by_form(doc, scores, spans, null_score, null_scores_by_form)
-    if WHOLE_PHRASES in constraints and len(spans):
-        scores = _with_whole_names(scores, *whole_names(doc, spans))
-    if INDEFINITES in constraints and len(spans):
-        if mentions is None:
-            mentions = mention_constraints(doc, spans)
-        scores = _without_antecedents(scores, mentions.indefinite)
-    if OTHER_HEADS in constraints and len(spans):
-        if not doc.has_annotation("DEP"):
-            other = unparsed_other_head_pairs(doc, spans, scores.antecedents)
-        else:
-            if mentions is None:
-                mentions = mention_constraints(doc, spans)
-            other = other_head_pairs(doc, mentions.heads, scores.antecedents)
-        scores = _lowered(scores, other & valid_antecedents(scores), OTHER_HEAD_MARGIN)
-    if not len(spans) or not (
-        AGREEMENT in constraints
-        or BINDING in constraints
-        or DISTINCT_NAMES in constraints
-        or CONTRASTS in constraints
-        or GROUPS in constraints
-        or WHOLE_PHRASES in constraints
-    ):
-        clusters = predict_clusters(scores, null_score)
-    else:
-        if mentions is None:
-            mentions = mention_constraints(doc, spans)
-        forbidden = required = None
-        antecedents = numpy.asarray(scores.antecedents)
-        if BINDING in constraints:
-            bound = mentions
-            if not doc.has_annotation("DEP"):
-                # read off the words (decoding only: the features keep no subjects, as the
-                # fast model was trained)
-                roots, subjects = unparsed_clause_subjects(doc, spans)
-                bound = mentions._replace(roots=roots, clause_subjects=subjects)
-            forbidden, required = binding_masks(bound, antecedents)
-        if CONTRASTS in constraints:
-            apart = contrasting_pairs(doc, spans, mentions.heads, antecedents)
-            forbidden = apart if forbidden is None else forbidden | apart
-        speakers = len(doc.spans.get(SPEAKERS_KEY, [])) > 0
-        if AGREEMENT in constraints and speakers and doc.has_annotation("DEP"):
-            # not in the fast pipeline (no parse), whose OntoGUM it cost 0.06
-            apart = speakers_you_apart(doc, spans, antecedents)
-            forbidden = apart if forbidden is None else forbidden | apart
-        if GROUPS in constraints:
-            members = group_member_antecedents(
-                doc, spans.tolist(), mentions.heads, antecedents, valid_antecedents(scores)
-            )
-            forbidden = members if forbidden is None else forbidden | members
-        if DISTINCT_NAMES in constraints:
-            persons = antecedents_of_he_and_she(doc, scores, spans, null_score)
-            names = person_names(doc, spans.tolist(), persons)
-        agreement = AGREEMENT in constraints
-        if agreement:
-            person_classes = _with_persons(doc, spans, mentions.classes)
-        clusters = constrained_clusters(
-            scores,
-            null_score,
-            classes=person_classes,
-            conflicts=conflicting_classes if agreement else None,
-            forbidden=forbidden,
-            required=required,
-            names=names,
-            clash=names_clash,
-            cut_classes=ALL_CLASSES if doc.has_annotation("DEP") else UNPARSED_CUT_CLASSES,
-            same_entity=_one_entity_ids(doc, mentions),
-        )
-        if BINDING in constraints:
-            clusters = part_possessors(clusters, spans, mentions)
-    if NAMES in constraints and len(spans):
-        if mentions is None:
-            mentions = mention_constraints(doc, spans)
-        # agreement between the merged clusters even where the setting leaves agreement out:
-        # "Jordan ... he" and "Jordan ... she" are two people; and persons, as in clustering:
-        # in a transcript "Jones: My grandmother ... She" and "Jones: ... I" are two
-        classes = _classes_by_mention(doc, spans, mentions, person_classes)
-        clashes = None
-        if names is not None:
-            clashes = GroupNames(dict(zip(map(tuple, spans.tolist()), names))).clash
-        apart = _forbidden_pairs(doc, scores, spans, forbidden)
-        if BINDING in constraints:
-            # nor may a name bring a phrase into its possessor's cluster ("its new chip" with
-            # the "its" of Fenwick Labs, through "Fenwick" linked to the chip's "it")
-            apart |= _possessor_pairs(spans, mentions)
-        clusters = link_repeated_names(
-            doc, clusters, spans.tolist(), classes, conflicting_classes, clashes,
-            person_classes=MASCULINE | FEMININE, apart=apart, company_classes=COLLECTIVE,
-        )
-    if QUOTES in constraints:
-        # after the other constraints: who speaks a quote outranks what the scores say
-        clusters = link_quote_pronouns(doc, clusters)
-    if CATAPHORA in constraints and len(spans):
-        if mentions is None:
-            mentions = mention_constraints(doc, spans)
-        if classes is None:
-            classes = _classes_by_mention(doc, spans, mentions, person_classes)
-        clusters = link_cataphora(doc, clusters, spans.tolist(), mentions.heads.tolist(), classes,
-                                  CATAPHORIC_PRONOUNS, conflicting_classes)
-    if SAME_HEAD in constraints:
-        if len(spans) and doc.has_annotation("DEP"):
-            if mentions is None:
-                mentions = mention_constraints(doc, spans)
-            if classes is None:
-                classes = _classes_by_mention(doc, spans, mentions, person_classes)
-            clusters = merge_nested_same_head(doc, clusters, classes, conflicting_classes)
-        clusters = one_mention_per_head(doc, clusters, scores.candidates, scores.mention_scores)
-    if WHOLE_PHRASES in constraints:
-        # last: the other rules read the mentions the model linked
-        clusters = fold_first_words(doc, clusters, spans.tolist())
-        clusters = whole_phrases(doc, clusters, spans.tolist())
-    return clusters
 
 
 def _forbidden_pairs(
@@ -1281,13 +1154,98 @@ def _first_or_second_person(token: Token) -> bool:
 
 def _predicate_adjective_argument(root: Token, reflexive: bool) -> bool:
     """Whether `root` is the object of an argument preposition (any, for a reflexive) of an
-    adjective that is a verb's predicate: "proud of him", "angry at her", "kind to them"."""
+    adjective that is a verb's predicate: "proud of him", "angry with her", "kind to them"."""
     if root.dep_ != "pobj" or root.head.dep_ != "prep":
         return False
     adjective = root.head.head
     if adjective.dep_ != "acomp" or adjective.head.pos_ not in VERB_POS:
         return False
-    return reflexive or root.head.lower_ in ARGUMENT_PREPOSITIONS
+    # "angry with him": a pronoun's (PRP) only
+    preps = ADJECTIVE_ARGUMENT_PREPOSITIONS if root.tag_ == "PRP" else ARGUMENT_PREPOSITIONS
+    return reflexive or root.head.lower_ in preps
+
+
+def _prepositional_verb(root: Token, reflexive: bool, controlled: bool) -> Optional[Token]:
+    """The verb whose argument `root` is as the object of a preposition, or None: of an
+    argument preposition of the verb ("talked to her"; any preposition, for a reflexive: "for
+    herself"). With `controlled` (decoding), a pronoun (PRP) also as the object of the verb's
+    dative ("wrote a note to him") and passive agent ("was seen by her"), of a preposition of
+    a verb without a direct object ("relied on her", "argued with him") or of a passive
+    participle ("disappointed in him"), and of one that the parse hangs from an adverb of the
+    verb ("walked away from him"); not "looked about him" (where he looked)."""
+    if root.dep_ != "pobj":
+        return None
+    prep = root.head
+    word = prep.lower_
+    # (pronouns only: a noun phrase there is as often a time or a place, "arrived on Monday")
+    controlled = controlled and root.tag_ == "PRP"
+    if prep.dep_ == "prep" and prep.head.pos_ in VERB_POS:
+        verb = prep.head
+        if reflexive or not controlled:
+            return verb if reflexive or word in ARGUMENT_PREPOSITIONS else None
+        if word in ARGUMENT_PREPOSITIONS:
+            looking = word == "about" and verb.lemma_ in LOOKING_LEMMAS
+            return None if looking else verb
+        if word in INTRANSITIVE_ARGUMENT_PREPOSITIONS and not _has_object(verb):
+            return verb
+        passive = any(child.dep_ == "auxpass" for child in verb.children)
+        if passive and word in ADJECTIVE_ARGUMENT_PREPOSITIONS:
+            return verb
+        return None
+    if not controlled:
+        return None
+    if prep.dep_ in ARGUMENT_PREP_DEPS and prep.head.pos_ in VERB_POS:
+        if reflexive or prep.dep_ == "agent" or word in ARGUMENT_PREPOSITIONS:
+            return prep.head
+        return None
+    adverb = prep.head
+    if (
+        prep.dep_ == "prep"
+        and adverb.dep_ == "advmod"
+        and adverb.lower_ in PREPOSITION_ADVERBS
+        and adverb.head.pos_ in VERB_POS
+        and (reflexive or word in ARGUMENT_PREPOSITIONS)
+        and not _has_object(adverb.head)
+    ):
+        return adverb.head
+    return None
+
+
+def _has_object(verb: Token) -> bool:
+    """Whether `verb` has a direct or indirect object."""
+    return any(child.dep_ in OBJECT_DEPS for child in verb.children)
+
+
+def _possessive_complement_subject(root: Token) -> bool:
+    """Whether `root` is a "her" right after a causative or perception verb that the parse makes
+    the possessor of the next word, a bare verb it reads as a noun or as that verb's
+    complement: "made her laugh", "heard her sing", "watched her walk away" ("made her bed",
+    "heard her voice" are her bed and her voice)."""
+    if root.dep_ != "poss" or root.lower_ != "her":
+        return False
+    word, verb = root.head, root.head.head
+    if word.i != root.i + 1 or verb.i != root.i - 1:
+        return False
+    if verb.pos_ not in VERB_POS or verb.lemma_ not in COMPLEMENT_SUBJECT_LEMMAS:
+        return False
+    if word.dep_ not in {"dobj", "ccomp", "xcomp"}:
+        return False
+    if word.tag_ == "VB":
+        return True
+    if word.tag_ != "NN" or any(child.i != root.i for child in word.children):
+        return False
+    return word.lower_ in BARE_VERB_NOUNS or load_word_tags().get(word.lower_) == "VERB"
+
+
+def _comma_coordinated(verb: Token) -> bool:
+    """Whether `verb` is a finite verb that the parse hangs from the verb before it as "dep"
+    after a comma, where a coordination is meant: "called the plumber, then thanked him"."""
+    head = verb.head
+    if verb.dep_ != "dep" or verb.tag_ not in {"VBD", "VBZ", "VBP"} or head.pos_ != "VERB":
+        return False
+    if head.i >= verb.i:
+        return False
+    return any(t.text == "," and t.head.i in (head.i, verb.i) for t in verb.doc[head.i : verb.i])
 
 
 def _complement_subject(root: Token, reflexive: bool) -> bool:
@@ -1351,13 +1309,13 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
     """The subject of the clause in which `root` is an object, or None; `controlled`: also
     where the clause takes its subject from the clause above, and for "him" in "watched him
     leave"."""
+    prepositional = _prepositional_verb(root, reflexive, controlled)
     if root.dep_ in OBJECT_DEPS:
         verb = root.head
+    elif prepositional is not None:
+        verb = prepositional
     elif root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
-        # any preposition binds a reflexive ("for herself"); only argument ones a pronoun
-        if not reflexive and root.head.lower_ not in ARGUMENT_PREPOSITIONS:
-            return None
-        verb = root.head.head
+        return None  # "sat near him", "looked about him": where, not whom
     elif controlled and _predicate_adjective_argument(root, reflexive):
         # "he was proud of him", "she is kind to her": the adjective's preposition takes an
         # argument of the clause, as a verb's does (decoding only: the model's binding
@@ -1366,6 +1324,9 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
     elif controlled and _complement_subject(root, reflexive):
         # "Tom watched him leave", "made him captain": the verb above governs "him" as its
         # object, so Tom's clause binds it
+        verb = root.head.head
+    elif controlled and _possessive_complement_subject(root):
+        # "Tom made her laugh", parsed as "her laugh": as "made him laugh"
         verb = root.head.head
     elif controlled and _predicate_noun_possessor(root):
         # "Tina Haynes was her secretary": the possessor of what the subject is said to be is
@@ -1383,6 +1344,8 @@ def _binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> O
             verb = verb.head  # "called the plumber and thanked him": the shared subject
         elif not controlled:
             return None
+        elif _comma_coordinated(verb):
+            verb = verb.head  # "called the plumber, then thanked him", parsed as "dep"
         elif verb.dep_ == "xcomp":
             # the unspoken subject of "to help him" is the object of "asked Ann to help him",
             # else the subject of "tried to help him"

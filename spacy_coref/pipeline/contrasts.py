@@ -19,24 +19,11 @@ import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
+from ..lang.en import english
+
 # each group lists values that exclude each other; words of one value ("small", "little")
-# are synonyms and set nothing apart
-CONTRAST_GROUPS: Tuple[Tuple[Tuple[str, ...], ...], ...] = (
-    (("old",), ("new",), ("young",)),
-    (("first",), ("second",), ("third",), ("fourth",), ("fifth",), ("sixth",), ("seventh",),
-     ("eighth",), ("ninth",), ("tenth",), ("last", "final")),
-    (("left",), ("right",)),
-    (("big", "large", "huge"), ("small", "little", "tiny")),
-    (("red",), ("blue",), ("green",), ("yellow",), ("black",), ("white",), ("brown",),
-     ("grey", "gray"), ("pink",), ("purple",), ("orange",)),
-    (("north", "northern"), ("south", "southern"), ("east", "eastern"), ("west", "western")),
-    (("upper",), ("lower",)),
-    (("front",), ("back", "rear")),
-    (("inner",), ("outer",)),
-    (("male",), ("female",)),
-    (("elder", "eldest"), ("younger", "youngest")),
-    (("former",), ("current",)),
-)
+# are synonyms and set nothing apart (data: spacy_coref/lang/en/contrasts.json)
+CONTRAST_GROUPS: Tuple[Tuple[Tuple[str, ...], ...], ...] = english().contrast_groups
 NUMBER_WORDS = {word: str(i) for i, word in enumerate(
     ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
      "fifteen sixteen seventeen eighteen nineteen twenty").split()

@@ -13,7 +13,9 @@ from spacy.strings import get_string_id
 from spacy.symbols import NOUN, PROPN
 from spacy.tokens import Doc
 
-PLURAL_PRONOUNS = frozenset(("they", "them", "their", "theirs", "themselves"))
+from ..lang.en import english
+
+PLURAL_PRONOUNS = frozenset(english().pronouns(person=3, number="plural"))  # "they", "them", ...
 NOUN_POS_IDS = numpy.asarray([NOUN, PROPN], dtype="uint64")
 CONJ = get_string_id("conj")
 

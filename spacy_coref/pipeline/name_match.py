@@ -34,6 +34,7 @@ import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Span, Token
 
+from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 from .first_names import FIRST_NAMES, NEUTRAL_TITLES
 from .person_nouns import PERSON_NOUNS
@@ -55,12 +56,9 @@ PERSON_ENTS = frozenset(("", "PERSON"))
 # participle of naming calls it (the participle's dependent with one of these labels)
 NAMED_DEPS = frozenset(("oprd", "attr", "dobj", "xcomp"))
 NAMING_PARTICIPLES = frozenset(("called", "named", "nicknamed", "dubbed"))
-# words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes")
-HONORIFICS = frozenset((
-    "mr", "mrs", "ms", "miss", "mister", "master", "sir", "lady", "lord", "madam", "madame",
-    "dame", "king", "queen", "prince", "princess", "duke", "duchess", "count", "countess",
-    "uncle", "aunt", "father", "mother", "brother", "sister", "saint", "st", *NEUTRAL_TITLES,
-))
+# words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes";
+# data: spacy_coref/lang/en/titles.json)
+HONORIFICS = english().name_titles | NEUTRAL_TITLES
 
 
 def link_repeated_names(

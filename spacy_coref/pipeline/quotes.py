@@ -27,6 +27,7 @@ import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
+from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 from .transcripts import turn_labels
 from .unparsed_quotes import ends_in_full_stop, speech_verb_forms, unparsed_speech_tags
@@ -54,28 +55,20 @@ MAX_QUOTE_TOKENS = 150
 TAG_WINDOW = 4
 SENTENCE_ENDS = frozenset((".", "!", "?", ";"))
 # fmt: off
-SPEECH_VERBS = frozenset((
-    "say", "tell", "ask", "reply", "answer", "respond", "add", "continue", "explain", "shout",
-    "yell", "scream", "cry", "call", "whisper", "murmur", "mutter", "mumble", "exclaim",
-    "promise", "write", "text", "tweet", "announce", "declare", "insist", "repeat", "remark",
-    "observe", "note", "warn", "admit", "agree", "protest", "demand", "inquire", "enquire",
-    "beg", "plead", "order", "command", "suggest", "laugh", "sigh", "groan", "sob", "snap",
-    "growl", "hiss", "gasp", "stammer", "stutter", "bark", "roar", "begin", "interrupt",
-    "confess", "complain", "argue", "recall", "joke", "boast", "assure", "urge", "greet",
-    "rejoin", "retort", "return", "resume", "pray", "chorus", "drawl", "hint",
-))
+_EN = english()
+# the verbs of saying (data: spacy_coref/lang/en/speech_verbs.json)
+SPEECH_VERBS = _EN.speech_verbs
 # A quote tagged with one of these and no addressee is said to the speaker of the quote before
 # it, if that one ends at most REPLY_WINDOW tokens before: a reply, or a question in an
 # exchange ('"Did you leave them in the car?" asked his wife')
-REPLY_VERBS = frozenset(
-    ("reply", "answer", "respond", "retort", "rejoin", "ask", "inquire", "enquire")
-)
+REPLY_VERBS = _EN.reply_verbs
 REPLY_WINDOW = 60
 # their forms, for a doc without a parse (no lemmas): "said", "tells", "replied"
 SPEECH_VERB_FORMS = speech_verb_forms(SPEECH_VERBS)
-FIRST_SINGULAR = frozenset(("i", "me", "my", "mine", "myself"))
-FIRST_PLURAL = frozenset(("we", "us", "our", "ours", "ourselves"))
-SECOND = frozenset(("you", "your", "yours", "yourself", "yourselves"))
+# the pronouns of the first and second person (the lexicon's table)
+FIRST_SINGULAR = frozenset(_EN.pronouns(person=1, number="singular"))
+FIRST_PLURAL = frozenset(_EN.pronouns(person=1, number="plural"))
+SECOND = frozenset(_EN.pronouns(person=2))
 SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 OBJECT_DEPS = frozenset(("dobj", "dative", "iobj"))
 NOMINAL_POS = frozenset(("NOUN", "PROPN", "PRON"))

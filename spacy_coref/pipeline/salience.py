@@ -25,20 +25,23 @@ Without a parse nothing changes: sentence and distance alone, fitted the same wa
 pipeline LitBank dev +0.5 but links a user sees at once ("he" to "the code").
 """
 import dataclasses
-from typing import Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc
 
-from ..ml.s2e_coref import CorefScores
+from ..errors import Errors
+from ..lang.en import english
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN
+from ..types import CorefScores
 
 FEATURES = ("subject", "sentences", "log_distance", "parallel")
 # python scripts/fit_salience.py (the default pipeline; corpus/train/{litbank,gum}.spacy)
 WEIGHTS = {"subject": 1.235, "sentences": -1.047, "log_distance": -0.363, "parallel": 0.942}
 SCALE = 0.5
-GENDERED_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
+# "he", "him", "his", "himself", "she", "her", "hers", "herself"
+GENDERED_PRONOUNS = frozenset(english().pronouns(gender=("masculine", "feminine")))
 MAX_SENTENCES = 3
 # roles a pronoun and its antecedent may share; every other dependency is one more role
 ROLE_DEPS = (("nsubj", "nsubjpass"), ("dobj", "iobj", "dative"), ("pobj",), ("poss",), ("appos",))
@@ -87,11 +90,12 @@ def salience_features(
 
 def with_salience(
     doc: Doc, scores: CorefScores, spans: numpy.ndarray, heads: numpy.ndarray,
-    valid: numpy.ndarray,
+    valid: numpy.ndarray, *, weights: Optional[Dict[str, float]] = None, scale: float = SCALE,
 ) -> CorefScores:
     """The scores with each he/she pronoun's salience added to its valid candidates' scores,
-    less its mean over them, at SCALE (`salience_features`, WEIGHTS). Without a parse, and for
-    a pronoun with fewer than two candidates, the scores stay as they are.
+    less its mean over them, at `scale` (`salience_features`, `weights`: by default WEIGHTS).
+    Without a parse, and for a pronoun with fewer than two candidates, the scores stay as
+    they are.
 
     doc (Doc): the doc.
     scores (CorefScores): the model's output for the doc.
@@ -108,8 +112,12 @@ def with_salience(
     valid &= (counts >= 2)[:, None]  # one candidate has nothing to be preferred to
     if not valid.any():
         return scores
-    weights = numpy.array([WEIGHTS[f] for f in FEATURES], dtype="float32") * SCALE
-    salience = features @ weights  # [R, K]
+    weights = WEIGHTS if weights is None else weights
+    unknown = sorted(set(weights) - set(FEATURES))
+    if unknown:
+        raise ValueError(Errors.CE146.format(unknown=unknown, features=list(FEATURES)))
+    weight_array = numpy.array([weights.get(f, 0.0) for f in FEATURES], dtype="float32") * scale
+    salience = features @ weight_array  # [R, K]
     mean = (salience * valid).sum(axis=1) / numpy.maximum(counts, 1)
     pair_scores = numpy.array(scores.scores, dtype="float32")  # [M, 1 + K], a copy
     pair_scores[rows, FIRST_ANTECEDENT_COLUMN:] += numpy.where(valid, salience - mean[:, None], 0)

@@ -5,16 +5,21 @@ dependency tree (`constraints._binding_subject`); here it is read off the words,
 tagged with its usual part of speech (`word_tags.py`):
 
 * the pronoun is "him", "them", "her" where no noun or adjective follows it ("paid her", not
-  "her brother"), or a reflexive ("himself"), right after a verb or after a verb and a
-  preposition ("waved at her");
+  "her brother"; but "made her laugh"), or a reflexive ("himself"), right after a verb or
+  after a verb and a preposition ("waved at her", "relied on her" where no noun phrase
+  follows, "walked away from her"), or after a form of "be", an adjective and a preposition
+  ("was angry with him");
 * the verb's subject is the noun, name or pronoun just before it, adverbs and auxiliaries
   skipped ("Tom never paid him", "Tom has paid him"); before "who" or "that", the noun before
   that ("the man who saw him");
 * "and", "but" or "or" right before the verb share the subject of the verb before them
   ("called the mechanic and thanked him"), as does a comma before a verb in -ing ("thanked
-  the nurse, hugging her"); "to" before it takes the object of the verb before it ("asked Ann
-  to help him"), or that verb's subject ("tried to help him"); a name between commas after a
-  noun is the subject in apposition ("The hiring manager, Mr. Costa, called her").
+  the nurse, hugging her"), and, for binding, a comma before a verb in the past tense ("called
+  the mechanic, paid the driver and thanked him") where the subject it finds starts no
+  subordinate clause; "to" before it takes the object of the verb before it ("asked Ann to
+  help him"), or that verb's subject ("tried to help him"); a name between commas after a
+  noun is the subject in apposition ("The hiring manager, Mr. Costa, called her");
+* "about" after "looked" says where, not of whom ("looked about him" is he): no binding.
 
 Anything else (no verb right before the pronoun, a subject the words do not show, a
 punctuation mark other than that comma, the sentence's start) binds nothing, so that a wrong
@@ -26,7 +31,7 @@ from typing import Callable, Dict, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from .word_tags import load_word_tags
+from .word_tags import load_fine_word_tags, load_word_tags
 
 OBJECT_PRONOUNS = {"him", "her", "them"}
 THIRD_PERSON_REFLEXIVES = {"himself", "herself", "itself", "themselves"}
@@ -43,6 +48,41 @@ BETWEEN_SUBJECT_AND_VERB = {"ADV", "AUX"}
 NEGATIONS = {"not", "n't", "never"}
 # a possessive "her" is followed by what it owns: "her brother", "her new car"
 OWNED_TAGS = {"NOUN", "ADJ", "PROPN", "NUM"}
+# prepositions after which a pronoun is the argument of a verb right before them only where no
+# noun phrase follows it ("relied on her"; not "took with him a bag", which is he); as the
+# parsed rule's (constraints.INTRANSITIVE_ARGUMENT_PREPOSITIONS)
+INTRANSITIVE_ARGUMENT_PREPOSITIONS = {"on", "upon", "with", "after", "against"}
+# a noun phrase starts with these tags ("took with him a bag")
+PHRASE_START_TAGS = {"DET", "NOUN", "ADJ", "PROPN", "NUM"}
+# adverbs between a verb and an argument preposition: "walked away from him" (as the parsed
+# rule's constraints.PREPOSITION_ADVERBS)
+PREPOSITION_ADVERBS = {"away", "close", "closer", "next", "up", "down", "back", "over"}
+# an adjective's preposition after these verbs takes an argument of their subject: "was angry
+# with him", "felt sorry for her" (constraints.ADJECTIVE_ARGUMENT_PREPOSITIONS)
+COPULAS = {"is", "was", "were", "are", "am", "be", "been", "being", "seemed", "seems", "seem",
+           "became", "becomes", "become", "remained", "remains", "felt", "feels", "feel"}
+ADJECTIVE_ARGUMENT_PREPOSITIONS = ARGUMENT_PREPOSITIONS | {"with", "on", "upon", "in", "by"}
+# forms of causative and perception verbs after which "her" and a bare verb that is tagged
+# as a noun is the verb's subject: "made her laugh" (constraints.COMPLEMENT_SUBJECT_LEMMAS)
+COMPLEMENT_SUBJECT_FORMS = {
+    "make", "makes", "made", "making", "let", "lets", "letting", "help", "helps", "helped",
+    "hear", "hears", "heard", "see", "sees", "saw", "watch", "watches", "watched", "feel",
+    "feels", "felt", "notice", "notices", "noticed",
+}
+# verbs whose usual tag (`word_tags.py`) is a noun's that stand bare after such a "her" ("made
+# her laugh", "heard her scream"); the parsed rule's too
+BARE_VERB_NOUNS = {"laugh", "cry", "smile", "scream", "shout", "dance", "sigh", "weep", "sob",
+                   "blush", "frown", "wince", "shiver", "shudder", "gasp", "giggle", "grin",
+                   "nod", "jump", "faint", "yawn", "cough", "sneeze", "cringe", "wink", "pause",
+                   "stumble", "hesitate", "struggle"}
+# words before a subordinate clause's subject, which a comma between verbs does not share
+SUBORDINATORS = RELATIVE_WORDS | {
+    "whom", "whose", "when", "if", "as", "because", "while", "after", "before", "since",
+    "though", "although", "where", "until", "unless", "once", "whether",
+}
+# after these, "about" says where one looks, not of whom: "looked about him" is he
+LOOKING_FORMS = {"look", "looks", "looked", "looking", "glanced", "gazed", "stared", "peered",
+                 "turned"}
 # verbs followed through "and", "to" or a comma before the subject is found
 MAX_HOPS = 4
 # how far back the verb before "and" may stand ("called the mechanic and thanked him")
@@ -79,7 +119,7 @@ def unparsed_clause_subjects(
             continue
         verb = _verb_before(doc, token.i, reflexive, tag)
         if verb is not None:
-            subject = verb_subject(doc, verb, tag)
+            subject = verb_subject(doc, verb, tag, verb_lists=True)
             if subject is not None:
                 subjects[i] = subject
     return roots, subjects
@@ -124,25 +164,62 @@ def _boundary(doc: Doc, i: int) -> bool:
 
 
 def _possessive_her(doc: Doc, i: int, tag: Callable[[int], str]) -> bool:
-    """Whether "her" at `i` owns what follows it."""
-    return doc[i].lower_ == "her" and i + 1 < len(doc) and tag(i + 1) in OWNED_TAGS
+    """Whether "her" at `i` owns what follows it (not in "made her laugh")."""
+    if doc[i].lower_ != "her" or i + 1 >= len(doc) or tag(i + 1) not in OWNED_TAGS:
+        return False
+    complement = not _boundary(doc, i) and doc[i - 1].lower_ in COMPLEMENT_SUBJECT_FORMS
+    return not (complement and doc[i + 1].lower_ in BARE_VERB_NOUNS)
 
 
 def _verb_before(doc: Doc, i: int, reflexive: bool, tag: Callable[[int], str]) -> Optional[int]:
-    """The verb right before the pronoun at `i`, or before it and a preposition."""
+    """The verb right before the pronoun at `i`, or before it and a preposition (and an adverb
+    before that: "walked away from him"), or the form of "be" before an adjective and its
+    preposition ("was angry with him")."""
     if _boundary(doc, i):
         return None
     j = i - 1
-    if tag(j) == "ADP" and (reflexive or doc[j].lower_ in ARGUMENT_PREPOSITIONS):
+    word = doc[j].lower_
+    if tag(j) == "ADP" or word == "to":  # "to" is as often tagged the infinitive's
+        intransitive = word in INTRANSITIVE_ARGUMENT_PREPOSITIONS and not _phrase_after(doc, i, tag)
+        if not (reflexive or word in ARGUMENT_PREPOSITIONS or intransitive):
+            return _copula_before_adjective(doc, j, reflexive, tag)
         if _boundary(doc, j):
             return None
         j -= 1
+        if word == "about" and not reflexive and doc[j].lower_ in LOOKING_FORMS:
+            return None
+        if tag(j) == "ADJ":
+            return _copula_before_adjective(doc, j + 1, reflexive, tag)
+        if doc[j].lower_ in PREPOSITION_ADVERBS and not intransitive and not _boundary(doc, j):
+            j -= 1
     return j if tag(j) == "VERB" else None
 
 
-def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int]:
+def _phrase_after(doc: Doc, i: int, tag: Callable[[int], str]) -> bool:
+    """Whether a noun phrase starts right after token `i` in its sentence."""
+    return i + 1 < len(doc) and not _boundary(doc, i + 1) and tag(i + 1) in PHRASE_START_TAGS
+
+
+def _copula_before_adjective(
+    doc: Doc, prep: int, reflexive: bool, tag: Callable[[int], str]
+) -> Optional[int]:
+    """The form of "be" (or "seem", "feel"...) before the adjective before the preposition at
+    `prep`, where that preposition takes the adjective's argument: "was angry with him"."""
+    if not (reflexive or doc[prep].lower_ in ADJECTIVE_ARGUMENT_PREPOSITIONS):
+        return None
+    adjective = prep - 1
+    if _boundary(doc, prep) or tag(adjective) != "ADJ" or _boundary(doc, adjective):
+        return None
+    return adjective - 1 if doc[adjective - 1].lower_ in COPULAS else None
+
+
+def verb_subject(
+    doc: Doc, verb: int, tag: Callable[[int], str], verb_lists: bool = False
+) -> Optional[int]:
     """The last token of the subject of the verb at `verb`, or None where the words do not
-    show it."""
+    show it. `verb_lists`: also through a comma before a verb in the past tense ("called the
+    plumber, paid him") and one before "and" ("called the plumber, and paid him")."""
+    listed = False  # through a comma: the subject must not be a subordinate clause's
     for _ in range(MAX_HOPS):
         if _boundary(doc, verb):
             return None
@@ -168,16 +245,43 @@ def verb_subject(doc: Doc, verb: int, tag: Callable[[int], str]) -> Optional[int
             return k - 1
         if tag(k) in SUBJECT_TAGS:
             # an object-case pronoun is no subject ("let him see her")
-            return None if word in OBJECT_PRONOUNS or word in EXPLETIVES else k
+            if word in OBJECT_PRONOUNS or word in EXPLETIVES:
+                return None
+            # "with which she was seized, occasioned her": not the subject of "occasioned"
+            return None if listed and _subordinate_subject(doc, k, tag) else k
         if word == "," and not doc[verb].lower_.endswith("ing"):
             # "The hiring manager, Mr. Costa, called her": the name in apposition
-            return _apposed_name_end(doc, k, tag)
-        if word != "," and word not in COORDINATORS:  # the comma here: before an -ing verb
+            name = _apposed_name_end(doc, k, tag)
+            if name is not None or not (verb_lists and _past_tense(doc[verb].lower_)):
+                return name
+            listed = True  # "called the plumber, paid him": one subject for both
+        elif word != "," and word not in COORDINATORS:  # the comma here: before an -ing verb
             return None
+        elif verb_lists and word in COORDINATORS and not _boundary(doc, k):
+            if doc[k - 1].text == ",":
+                k -= 1  # "waited an hour, and paid him"
+                listed = True
         verb = _verb_before_in_clause(doc, k, tag)
         if verb is None:
             return None
     return None
+
+
+def _subordinate_subject(doc: Doc, k: int, tag: Callable[[int], str]) -> bool:
+    """Whether the subject that ends at token `k` follows a subordinator, a relative word or a
+    preposition ("with which she was seized"; "when the nurse left")."""
+    while not _boundary(doc, k) and tag(k - 1) in PHRASE_START_TAGS:
+        k -= 1
+    if _boundary(doc, k):
+        return False
+    before = k - 1
+    return tag(before) in ("SCONJ", "ADP") or doc[before].lower_ in SUBORDINATORS
+
+
+def _past_tense(word: str) -> bool:
+    """Whether `word` is a verb in the past tense (or its participle: "paid"), by its ending or
+    its usual fine tag."""
+    return word.endswith("ed") or load_fine_word_tags().get(word) in ("VBD", "VBN")
 
 
 def _apposed_name_end(doc: Doc, comma: int, tag: Callable[[int], str]) -> Optional[int]:

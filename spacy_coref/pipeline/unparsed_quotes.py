@@ -16,6 +16,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
+from ..lang.en import english
 from ..types import MentionOffset
 from .unparsed_binding import verb_subject, word_tagger
 from .word_tags import load_word_tags
@@ -24,12 +25,11 @@ MAX_PHRASE_WORDS = 4
 # words of a speaker's or addressee's noun phrase: "the old fisherman", "his wife", "Mrs. Gray"
 PHRASE_TAGS = {"DET", "ADJ", "NOUN", "PROPN", "PRON", "NUM"}
 HEAD_TAGS = {"NOUN", "PROPN", "PRON"}
-POSSESSIVES = {"his", "her", "their", "my", "our", "your", "its"}
+_EN = english()
+# the possessive determiners ("his wife", "my friend")
+POSSESSIVES = set(_EN.pronouns(possessive=("dependent", "both")))
 # irregular forms of the verbs of saying (`quotes.SPEECH_VERBS`); the rest are regular
-IRREGULAR_FORMS = {
-    "say": ("said",), "tell": ("told",), "write": ("wrote", "written"), "begin": ("began", "begun"),
-    "sob": ("sobbed",), "snap": ("snapped",), "beg": ("begged",), "plead": ("pled",),
-}
+IRREGULAR_FORMS = _EN.irregular_speech_forms
 
 
 def speech_verb_forms(lemmas) -> Dict[str, str]:

@@ -42,6 +42,7 @@ from spacy.strings import get_string_id
 from spacy.symbols import PRON, PROPN
 from spacy.tokens import Doc, Token
 
+from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 from .first_names import FIRST_NAMES
 from .same_head import SET_OFF as SAME_HEAD_SET_OFF
@@ -65,7 +66,8 @@ NOT_BEFORE_A_NAME_TAGS = frozenset(("NNS", "PRP", "VB", "VBD", "VBP", "VBZ"))
 # a proper noun with one of these inside a name is a word of it ("[Harbor] Airlines")
 NAME_PART_DEP_IDS = [get_string_id(label) for label in ("compound", "flat")]
 INSIDE, OUTSIDE = 1, 2  # ENT_IOB values
-PERSONAL_PRONOUNS = frozenset(("he", "him", "his", "himself", "she", "her", "hers", "herself"))
+# "he", "him", "his", "himself", "she", "her", "hers", "herself"
+PERSONAL_PRONOUNS = frozenset(english().pronouns(gender=("masculine", "feminine")))
 
 
 def whole_phrases(

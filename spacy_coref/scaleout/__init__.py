@@ -5,7 +5,7 @@
 - `spacy_coref.ray`: the public API, `resolve_dataset`, and the worker (one Ray actor each).
 - `job`: `spacy-coref resolve --ray`: files, directories, stdin or arguments in, one jsonl
   file in input order or shards out.
-- `benchmark`: words/s of 1..N workers on one machine (`scripts/ray_benchmark.py`).
 
-The guide with the cluster commands and measured figures is docs/scale_out.md.
+Its throughput on one machine: `spacy_coref.benchmark.ray_throughput`. The guide with the
+cluster commands and measured figures is docs/scale_out.md.
 """

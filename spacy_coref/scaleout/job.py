@@ -28,7 +28,7 @@ import ray.data
 from ..errors import Errors
 from ..ray import OUTPUT_TYPES, map_workers
 from ..resolver import Record
-from ..training.evaluation import BASE_PIPELINE
+from ..pipeline.loading import BASE_PIPELINE
 from .records import (
     FAILED,
     JSON,

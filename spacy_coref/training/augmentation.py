@@ -24,6 +24,7 @@ from ..annotations import GOLD_MENTIONS_KEY, get_cluster_groups
 from ..errors import Errors
 from ..formats import read_docs
 from ..formats.gap import FEMININE_PRONOUNS, MASCULINE_PRONOUNS
+from ..lang.en import english
 from ..pipeline.first_names import NEUTRAL_TITLES
 
 # doc.user_data key naming the augmentation that made a copy (absent on original documents).
@@ -36,78 +37,53 @@ TOKEN_ATTRS = ("TAG", "POS", "MORPH", "LEMMA", "NORM", "HEAD", "DEP", "ENT_IOB",
                "ENT_KB_ID", "ENT_ID")
 # fmt: on
 
+# The lists are data (`spacy_coref/lang/en/`: first_names.json, surnames.json,
+# gendered_words.json, titles.json; the pronouns from pronouns.json), read by the lexicon.
+_EN = english()
 # Common English first names of clear gender, none of them also a common word or place.
-# fmt: off
-FEMALE_NAMES = (
-    "Alice", "Amanda", "Amy", "Angela", "Anna", "Barbara", "Brenda", "Caroline", "Catherine",
-    "Christine", "Cynthia", "Deborah", "Diane", "Donna", "Dorothy", "Eleanor", "Elizabeth",
-    "Emily", "Emma", "Harriet", "Heather", "Helen", "Jane", "Jennifer", "Jessica", "Judith",
-    "Julie", "Karen", "Katherine", "Kathleen", "Kimberly", "Laura", "Linda", "Lisa", "Louisa",
-    "Lucy", "Margaret", "Martha", "Mary", "Melissa", "Michelle", "Nancy", "Nicole", "Olivia",
-    "Pamela", "Patricia", "Rachel", "Rebecca", "Samantha", "Sandra", "Sarah", "Sharon",
-    "Shirley", "Sophia", "Stephanie", "Susan",
-)
-MALE_NAMES = (
-    "Albert", "Alexander", "Andrew", "Anthony", "Arthur", "Benjamin", "Brian", "Charles",
-    "Christopher", "Daniel", "David", "Donald", "Edmund", "Edward", "Eric", "Frederick",
-    "George", "Gregory", "Harold", "Henry", "Hugh", "Jacob", "James", "Jason", "Jeffrey", "John",
-    "Jonathan", "Joseph", "Joshua", "Justin", "Kenneth", "Kevin", "Larry", "Matthew", "Michael",
-    "Nicholas", "Patrick", "Paul", "Peter", "Philip", "Richard", "Robert", "Ronald", "Ryan",
-    "Samuel", "Stephen", "Steven", "Thomas", "Timothy", "Walter", "William",
-)
-SURNAMES = (
-    "Adams", "Allen", "Anderson", "Bailey", "Baker", "Campbell", "Collins", "Cooper", "Davis",
-    "Edwards", "Evans", "Garcia", "Harris", "Hernandez", "Jackson", "Johnson", "Jones", "Lopez",
-    "Martinez", "Miller", "Mitchell", "Morgan", "Murphy", "Nelson", "Parker", "Roberts",
-    "Robinson", "Rodriguez", "Smith", "Thompson", "Turner", "Walker", "Williams", "Wilson",
-)
-# Gendered words as (masculine, feminine), swapped both ways (his/her/hers: see `_swap_word`).
+FEMALE_NAMES = _EN.common_feminine_names
+MALE_NAMES = _EN.common_masculine_names
+SURNAMES = _EN.surnames
+# Gendered words as (masculine, feminine), swapped both ways (his/her/hers: see `_swap_word`):
+# the pronouns he/she, him/her, himself/herself, then nouns and titles.
 GENDERED_PAIRS = (
-    ("he", "she"), ("him", "her"), ("himself", "herself"),
-    ("man", "woman"), ("men", "women"), ("boy", "girl"), ("boys", "girls"),
-    ("father", "mother"), ("fathers", "mothers"), ("son", "daughter"), ("sons", "daughters"),
-    ("brother", "sister"), ("brothers", "sisters"), ("husband", "wife"), ("husbands", "wives"),
-    ("king", "queen"), ("kings", "queens"), ("uncle", "aunt"), ("uncles", "aunts"),
-    ("nephew", "niece"), ("nephews", "nieces"), ("grandfather", "grandmother"),
-    ("grandson", "granddaughter"), ("dad", "mom"), ("daddy", "mommy"), ("papa", "mama"),
-    ("boyfriend", "girlfriend"), ("stepfather", "stepmother"), ("prince", "princess"),
-    ("princes", "princesses"), ("duke", "duchess"), ("emperor", "empress"), ("baron", "baroness"),
-    ("actor", "actress"), ("actors", "actresses"), ("waiter", "waitress"), ("hero", "heroine"),
-    ("widower", "widow"), ("monk", "nun"), ("monks", "nuns"), ("male", "female"),
-    ("males", "females"), ("masculine", "feminine"), ("sir", "madam"), ("monsieur", "madame"),
-    ("mr.", "ms."), ("mr", "ms"),
+    *zip(_EN.pronouns(gender="masculine", case=("nominative", "accusative")),
+         _EN.pronouns(gender="feminine", case=("nominative", "accusative"))),
+    *_EN.gender_swap_pairs,
 )
 # One-way replacements (the reverse of a pair goes elsewhere) and titles before a name.
-ONE_WAY = {
-    "mrs.": "mr.", "mrs": "mr", "gentleman": "lady", "gentlemen": "ladies", "lady": "gentleman",
-    "ladies": "gentlemen", "lord": "lady", "lords": "ladies", "mum": "dad",
-}
-TITLES_BEFORE_NAME = {"miss": "mr", "lady": "lord", "sir": "dame", "dame": "sir", "lord": "lady"}
+ONE_WAY = _EN.one_way_swaps
+TITLES_BEFORE_NAME = _EN.title_swaps
 # Title -> gender of the name it precedes, and titles of either gender.
 TITLE_GENDERS = {
-    "mr.": MALE, "mr": MALE, "sir": MALE, "lord": MALE, "king": MALE, "prince": MALE,
-    "mrs.": FEMALE, "mrs": FEMALE, "ms.": FEMALE, "ms": FEMALE, "miss": FEMALE, "lady": FEMALE,
-    "dame": FEMALE, "madam": FEMALE, "queen": FEMALE, "princess": FEMALE, "count": MALE,
-    "countess": FEMALE, "duke": MALE, "duchess": FEMALE, "baron": MALE, "baroness": FEMALE,
-    "earl": MALE, "emperor": MALE, "empress": FEMALE, "monsieur": MALE, "madame": FEMALE,
-    "mademoiselle": FEMALE, "herr": MALE, "frau": FEMALE, "signor": MALE, "signora": FEMALE,
+    title: {"masculine": MALE, "feminine": FEMALE}[gender]
+    for title, gender in _EN.title_genders.items()
 }
-# Capitalised words that are never a person's name (sentence-initial function words, titles).
+# Capitalised words that are never a person's name (sentence-initial function words, titles),
+# and the pronouns but the gendered ones ("i", "me", "my", "it", "its", "their"; not "mine",
+# "itself")
+_UNGENDERED_PRONOUNS = _EN.pronouns(
+    gender=(None, "neuter"), reflexive=False, possessive=(None, "dependent"), generic=False
+)
+# fmt: off
 NOT_NAMES = NEUTRAL_TITLES | frozenset(TITLE_GENDERS) | frozenset((
+    *_UNGENDERED_PRONOUNS,
     "a", "an", "the", "this", "that", "these", "those", "some", "any", "no", "every", "each",
-    "all", "both", "i", "you", "we", "they", "it", "its", "my", "your", "our", "their", "me",
-    "us", "them", "who", "whom", "whose", "which", "what", "one", "everyone", "someone",
+    "all", "both", "who", "whom", "whose", "which", "what", "one", "everyone", "someone",
     "anyone", "nobody", "everybody", "somebody", "and", "or", "but", "if", "so", "then", "when",
     "while", "after", "before", "in", "on", "at", "of", "for", "with", "from", "by", "to", "as",
     "there", "here", "yes", "oh", "well", "god", "father", "mother", "uncle", "aunt",
 ))
 # Words after his/her that show the pronoun is not a determiner ("told her that", "with her
-# to"); any other word after it is taken as the noun or adjective it determines.
+# to"); any other word after it is taken as the noun or adjective it determines: the pronouns
+# but the independent possessives ("mine") and the reflexives of no gender ("myself"), and the
+# function words below.
 NOT_POSSESSED = frozenset((
+    *_EN.pronouns(reflexive=False, possessive=(None, "dependent", "both"), generic=False),
+    *_EN.pronouns(gender=("masculine", "feminine"), reflexive=True),
     "a", "an", "the", "this", "that", "these", "those", "some", "any", "no", "every", "each",
-    "all", "both", "i", "me", "you", "he", "him", "she", "her", "it", "we", "us", "they", "them",
-    "my", "your", "his", "its", "our", "their", "himself", "herself", "who", "whom", "which",
-    "what", "to", "of", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into",
+    "all", "both", "who", "whom", "which", "what", "to", "of", "in", "on", "at", "for", "with",
+    "from", "by", "about", "as", "into",
     "onto", "over", "under", "after", "before", "since", "until", "through", "across",
     "against", "among", "between", "behind", "during", "without", "within", "up", "down",
     "out", "off", "away", "back", "around", "and", "or", "but", "nor", "so", "yet", "if",

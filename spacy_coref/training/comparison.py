@@ -10,6 +10,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..annotations import GOLD_MENTIONS_KEY
+from ..decoding.decoder import in_order
 from ..errors import Errors
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.constraints import check_constraints
@@ -61,26 +62,34 @@ def compared_decodings(
     a: Optional[str] = None,
     b: Optional[str] = None,
     without: Optional[str] = None,
+    with_step: Optional[str] = None,
     name: str = "coref_cluster",
 ) -> Tuple[List[str], List[str]]:
     """Decodings A and B from the command line's options. With `without` (a step of the default
     list), A is the default list without the step and B the default list, so that B - A is what
-    the step adds; otherwise A is `a` (default: "default") and B is `b`.
+    the step adds; with `with_step` (a step the default leaves off), A is the default list and
+    B the default list with the step; otherwise A is `a` (default: "default") and B is `b`.
 
     default (List[str]): the model's own constraint list.
     a (Optional[str]): decoding A's constraints (see `decoding_constraints`).
     b (Optional[str]): decoding B's constraints.
-    without (Optional[str]): the step to measure.
+    without (Optional[str]): a step of the default list to measure.
+    with_step (Optional[str]): a step off in the default list to measure.
     name (str): the component's name, for error messages.
     RETURNS (Tuple[List[str], List[str]]): A's and B's constraint lists.
     """
-    if without is not None:
-        if a is not None or b is not None:
-            raise ValueError(Errors.CE425.format(found="--without together with --a or --b"))
-        (step,) = check_constraints([without.strip()], name)
-        if step not in default:
-            raise ValueError(Errors.CE426.format(step=step, default=default))
-        return [c for c in default if c != step], list(default)
+    if without is not None or with_step is not None:
+        if a is not None or b is not None or (without is not None and with_step is not None):
+            found = "--without or --with together with --a, --b or each other"
+            raise ValueError(Errors.CE425.format(found=found))
+        (step,) = check_constraints([(without or with_step).strip()], name)
+        if without is not None:
+            if step not in default:
+                raise ValueError(Errors.CE426.format(step=step, default=default))
+            return [c for c in default if c != step], list(default)
+        if step in default:
+            raise ValueError(Errors.CE428.format(step=step, default=default))
+        return list(default), in_order([*default, step])
     if b is None:
         raise ValueError(Errors.CE425.format(found="neither"))
     constraints_a = decoding_constraints(DEFAULT if a is None else a, default, name=name)
@@ -134,7 +143,7 @@ def compare_decodings(
     gap_preds = [doc for doc, gap in zip(docs, is_gap) if gap]
     counts = []
     for constraints in (constraints_a, constraints_b):
-        redecode_docs(docs, scores, cluster.cfg, constraints=constraints)
+        redecode_docs(docs, scores, cluster.cfg, constraints=constraints, decoder=cluster.decoder)
         conll = conll_doc_counts(conll_refs, conll_preds, keep_singletons=keep_singletons)
         gap = gap_example_counts(gap_refs, gap_preds)
         counts.append((conll_counts_array(conll), gap_counts_array(gap)))

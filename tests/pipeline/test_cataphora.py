@@ -3,29 +3,16 @@ subject where nothing before it is its antecedent. Docs are built by hand (words
 tags, entities), scores too, with sentences of our own."""
 import numpy
 import spacy
-from spacy.tokens import Doc
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import parsed, scores_for  # noqa: E402 (tests/)
 
 from spacy_coref.pipeline.cataphora import link_cataphora, unparsed_fronted_subjects
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.constraints import (
     CATAPHORIC_PRONOUNS,
-    CONSTRAINTS,
     conflicting_classes,
-    decode_clusters,
     mention_constraints,
 )
-from spacy_coref.pipeline.coref import coref_pipeline_path
 from spacy_coref.pipeline.name_match import mention_classes
-
-POS = {"WRB": "SCONJ", "IN": "ADP", "PRP": "PRON", "PRP$": "PRON", "VBD": "VERB", ",": "PUNCT",
-       "NNP": "PROPN", "NN": "NOUN", "NNS": "NOUN", "DT": "DET", "RB": "ADV", ".": "PUNCT",
-       "JJ": "ADJ"}
-
-
-def parsed(words, heads, deps, tags, ents=None):
-    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
-               pos=[POS[t] for t in tags], ents=ents)
-
 
 def landed_doc(pronoun="she", subject="Maria"):
     # When she landed , Maria called home .
@@ -42,12 +29,6 @@ PRONOUN, SUBJECT = (1, 2), (4, 5)
 
 def decode(doc, spans, pair_scores, constraints=("cataphora",)):
     return decode_clusters(doc, scores_for(spans, pair_scores), 0.0, list(constraints))
-
-
-def test_cataphora_is_a_constraint_of_the_default():
-    assert "cataphora" in CONSTRAINTS
-    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
-    assert "cataphora" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_a_fronted_clause_pronoun_joins_the_subject_after_it():
@@ -182,8 +163,3 @@ def test_without_a_parse_the_words_show_the_fronted_part_and_its_subject():
     assert decode(doc, [PRONOUN, SUBJECT], [[], [-3.0]]) == [[PRONOUN, SUBJECT]]
     doc = nlp("When he arrived , the office was empty .")
     assert decode(doc, [(1, 2), (4, 6)], [[], [-3.0]]) == []
-
-
-def test_the_fast_pipeline_decodes_with_cataphora():
-    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
-    assert "cataphora" in config["components"]["coref_cluster"]["constraints"]

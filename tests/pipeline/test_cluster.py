@@ -212,7 +212,7 @@ def test_unaligned_gold_mentions_warn_once(trained):
 def test_partial_annotation_restricts_the_loss():
     """GAP: only the labelled spans carry gold decisions; unlabelled candidates get no gradient."""
     from spacy_coref.annotations import GOLD_MENTIONS_KEY
-    from spacy_coref.pipeline.clustering import antecedent_loss
+    from spacy_coref.training.losses import antecedent_loss
 
     nlp = _nlp(model={**SMALL["model"], "top_lambda": 1.0})
     text = "Kate met Ann and Bob . She left ."
@@ -234,9 +234,9 @@ def test_partial_annotation_restricts_the_loss():
 
 def test_decoding_chains_and_the_null_score():
     """Links follow the best antecedent; chains merge; a lower null score links more."""
-    from spacy_coref.ml.s2e_coref import CorefScores
+    from spacy_coref.types import CorefScores
     from spacy_coref.ml.torch.constants import MASKED_SCORE
-    from spacy_coref.pipeline.clustering import predict_clusters
+    from spacy_coref.decoding.clustering import predict_clusters
 
     candidates = numpy.array([[0, 1], [2, 3], [4, 5], [6, 7]])
     antecedents = numpy.array([[0, 0], [0, 0], [1, 0], [2, 1]])
@@ -403,7 +403,7 @@ def test_a_model_without_schemes_ignores_the_doc_scheme(trained):
 
 def _vase_doc_scores(nlp):
     """"The vase fell and it broke .": "it" scores -0.5 against "The vase"."""
-    from spacy_coref.ml.s2e_coref import CorefScores
+    from spacy_coref.types import CorefScores
     from spacy_coref.ml.torch.constants import MASKED_SCORE
 
     doc = nlp.make_doc("The vase fell and it broke .")
@@ -414,7 +414,7 @@ def _vase_doc_scores(nlp):
 
 
 def test_null_scores_by_form_link_those_forms_more_readily():
-    from spacy_coref.pipeline.constraints import decode_clusters
+    from spacy_coref.decoding import decode_clusters
 
     nlp = spacy.blank("en")
     doc, scores = _vase_doc_scores(nlp)

@@ -3,12 +3,13 @@ clusters. Docs are built by hand (words, heads, deps, tags), scores too."""
 import numpy
 import pytest
 import spacy
+from decoding_helpers import POS, parsed, scores_for  # noqa: E402 (tests/)
 from spacy.tokens import Doc, Span
 
-from spacy_coref.ml.s2e_coref import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
-from spacy_coref.pipeline import clustering
-from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
+from spacy_coref.decoding import clustering
+from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.constraints import (
     ALL_CLASSES,
     COLLECTIVE,
@@ -22,7 +23,6 @@ from spacy_coref.pipeline.constraints import (
     _agreement_class,
     binding_masks,
     conflicting_classes,
-    decode_clusters,
     mention_constraints,
 )
 from spacy_coref.pipeline.first_names import (
@@ -32,17 +32,6 @@ from spacy_coref.pipeline.first_names import (
 )
 from spacy_coref.training.augmentation import FEMALE_NAMES, MALE_NAMES
 
-POS = {"DT": "DET", "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "VBD": "VERB",
-       "VBZ": "VERB", "PRP": "PRON", "PRP$": "PRON", "CC": "CCONJ", "IN": "ADP", ".": "PUNCT",
-       "WP": "PRON", "JJ": "ADJ", "CD": "NUM", ":": "PUNCT", "RB": "ADV", ",": "PUNCT"}
-
-
-def parsed(words, heads, deps, tags):
-    vocab = spacy.blank("en").vocab
-    pos = [POS[t] for t in tags]
-    return Doc(vocab, words=words, heads=heads, deps=deps, tags=tags, pos=pos)
-
-
 def nurse_doc():
     # The nurse called the plumber and thanked him .
     return parsed(
@@ -51,22 +40,6 @@ def nurse_doc():
         ["det", "nsubj", "ROOT", "det", "dobj", "cc", "conj", "dobj", "punct"],
         ["DT", "NN", "VBD", "DT", "NN", "CC", "VBD", "PRP", "."],
     )
-
-
-def scores_for(spans, pair_scores):
-    """CorefScores of kept `spans` in document order, where pair_scores[i][j] is the score of
-    antecedent j < i (every earlier mention is a candidate)."""
-    n = len(spans)
-    k = max(n - 1, 1)
-    antecedents = numpy.zeros((n, k), dtype="int64")
-    scores = numpy.full((n, 1 + k), MASKED_SCORE, dtype="float32")
-    scores[:, 0] = 0.0
-    for i in range(n):
-        for j in range(i):
-            antecedents[i, j] = j
-            scores[i, 1 + j] = pair_scores[i][j]
-    candidates = numpy.asarray(spans, dtype="int64")
-    return CorefScores(candidates, numpy.zeros(n), numpy.arange(n), antecedents, scores)
 
 
 def test_classes_from_pronouns_gendered_nouns_plurals_and_coordination():
@@ -377,9 +350,10 @@ def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
     doc = Doc(spacy.blank("en").vocab, words=["Mrs.", "Novak", "met", "Uncle", "Raj", "and",
                                               "Dr.", "Novak", "and", "Mr.", "Khan", "Ms."])
     spans = [(0, 2), (3, 5), (6, 8), (9, 11), (1, 2), (11, 12)]
-    # "Dr." says no gender, nor "Novak" alone; a title alone is its own gender
+    # "Dr." says no gender; "Novak" inside "Mrs. Novak" takes the title's; a title alone is
+    # its own gender
     assert mention_constraints(doc, spans).classes.tolist() == [
-        FEMININE, MASCULINE, 0, MASCULINE, 0, FEMININE,
+        FEMININE, MASCULINE, 0, MASCULINE, FEMININE, FEMININE,
     ]
     assert mention_constraints(doc, spans, first_names=False).classes.tolist() == [0] * 6
 
@@ -396,7 +370,7 @@ def test_without_a_parse_a_surname_alone_takes_the_gender_of_a_full_name_before_
     assert mention_constraints(doc, [(7, 8)]).classes.tolist() == [0]
 
 
-def test_without_a_parse_a_name_after_a_gendered_title_takes_its_gender():
+def test_without_a_parse_a_surname_after_a_gendered_title_alone_takes_its_gender():
     # the fast pipeline's candidates include "Haddad" of "Mrs. Haddad" alone
     doc = spacy.blank("en")("Mrs. Haddad walked . Mr. Costa waved . Dr. Lind sat .")
     spans = [(1, 2), (5, 6), (9, 10)]  # Haddad, Costa, Lind

@@ -3,9 +3,10 @@ bridge", "a new bridge") makes two entities. Docs are built by hand (words, head
 tags), scores too."""
 import numpy
 import spacy
-from test_constraints import parsed, scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import parsed, scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import CONSTRAINTS
 from spacy_coref.pipeline.contrasts import CONTRAST_GROUPS, contrasting_pairs
 
 

@@ -4,10 +4,9 @@ deps, tags), scores too, with sentences of our own."""
 import numpy
 import spacy
 from spacy.tokens import Doc
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
-from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.groups import group_member_antecedents
 
 POS = {"DT": "DET", "NN": "NOUN", "CC": "CCONJ", "VBD": "VERB", ",": "PUNCT", "RB": "ADV",
@@ -34,12 +33,6 @@ HEADS = numpy.asarray([1, 1, 4, 8])  # "cat" heads the pair
 VALID = numpy.ones((4, 3), dtype=bool)
 # the pronoun scores "The cat" highest, then "the dog", then the pair
 SCORES = [[], [-5.0], [-5.0, -5.0], [1.0, 2.0, 1.5]]
-
-
-def test_groups_is_a_constraint_of_the_default():
-    assert "groups" in CONSTRAINTS
-    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
-    assert "groups" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_a_plural_pronoun_takes_the_pair_not_a_member():

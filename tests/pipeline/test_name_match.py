@@ -2,8 +2,9 @@
 that the tests read the rule and not a tagger's mistakes."""
 import spacy
 from spacy.tokens import Doc, Span
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.constraints import (
     AGREEMENT,
     BINDING,
@@ -12,9 +13,7 @@ from spacy_coref.pipeline.constraints import (
     MASCULINE,
     NAMES,
     conflicting_classes,
-    decode_clusters,
 )
-from spacy_coref.pipeline.coref import coref_pipeline_path
 from spacy_coref.pipeline.person_names import GroupNames, person_names
 from spacy_coref.pipeline.name_match import (
     link_repeated_names,
@@ -252,11 +251,6 @@ def test_without_a_parse_people_s_names_are_read_by_capitals_titles_and_first_na
     doc = unparsed("She left . Yesterday Felix came .")
     assert unparsed_name_words(doc[0:1]) is None and unparsed_name_words(doc[3:4]) is None
     assert unparsed_name_words(doc[4:5]) == ("felix",)
-
-
-def test_the_fast_pipeline_decodes_with_names():
-    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
-    assert "names" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_decoding_links_names_only_when_asked():

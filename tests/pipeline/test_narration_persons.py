@@ -6,7 +6,8 @@ import spacy
 from spacy.tokens import Doc, Span
 
 from spacy_coref.annotations import SPEAKERS_KEY
-from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
+from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.constraints import (
     CONJOINED,
     FEMININE,
@@ -20,14 +21,13 @@ from spacy_coref.pipeline.constraints import (
     SPEAKERS,
     THIRD_PERSON,
     conflicting_classes,
-    decode_clusters,
     mention_constraints,
     narration_persons,
     speaker_persons,
     speakers_you_apart,
 )
 
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
 VOCAB = spacy.blank("en").vocab
 

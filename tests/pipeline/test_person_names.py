@@ -4,14 +4,11 @@ import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc, Span
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.clustering import constrained_clusters, predict_clusters
-from spacy_coref.pipeline.constraints import (
-    DISTINCT_NAMES,
-    conflicting_classes,
-    decode_clusters,
-)
+from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import DISTINCT_NAMES, conflicting_classes
 from spacy_coref.pipeline.name_match import link_repeated_names
 from spacy_coref.pipeline.person_names import (
     GroupNames,

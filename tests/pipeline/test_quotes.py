@@ -3,7 +3,8 @@ deps, POS, lemmas), so that the tests read the rules and not a parser's mistakes
 import spacy
 from spacy.tokens import Doc
 
-from spacy_coref.pipeline.constraints import AGREEMENT, BINDING, QUOTES, decode_clusters
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import AGREEMENT, BINDING, QUOTES
 from spacy_coref.pipeline.quotes import (
     find_quotes,
     letter_parties,
@@ -11,7 +12,7 @@ from spacy_coref.pipeline.quotes import (
     quote_speakers,
 )
 
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
 
 def parsed(rows):

@@ -6,10 +6,9 @@ import math
 import numpy
 import pytest
 import spacy
-from test_constraints import parsed, scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import parsed, scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
-from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.salience import FEATURES, SCALE, WEIGHTS, salience_features, with_salience
 
 WORDS = ["Anna", "met", "Beth", ".", "She", "smiled", "."]
@@ -45,17 +44,6 @@ def features_of(doc):
                                        scores.antecedents)
     assert rows.tolist() == [2]  # only "She" is a he/she pronoun
     return {name: features[0, :2, i].tolist() for i, name in enumerate(FEATURES)}
-
-
-def constraints_of(pipeline):
-    config = spacy.util.load_config(coref_pipeline_path(pipeline) / "config.cfg")
-    return config["components"]["coref_cluster"]["constraints"]
-
-
-def test_salience_is_a_decoding_step_of_the_default_alone():
-    assert "salience" in CONSTRAINTS
-    assert "salience" in constraints_of("default")
-    assert "salience" not in constraints_of("fast")  # it reads the parse
 
 
 def test_features_from_the_parse():

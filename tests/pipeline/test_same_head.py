@@ -3,21 +3,11 @@ Docs are built by hand (words, heads, deps, tags), scores too."""
 import numpy
 import spacy
 from spacy.tokens import Doc
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import POS, parsed, scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import (
-    CONSTRAINTS,
-    FEMININE,
-    MASCULINE,
-    conflicting_classes,
-    decode_clusters,
-)
-from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import FEMININE, MASCULINE, conflicting_classes
 from spacy_coref.pipeline.same_head import merge_nested_same_head, one_mention_per_head
-
-POS = {"NNP": "PROPN", "DT": "DET", ",": "PUNCT", ".": "PUNCT", "WP": "PRON", "VBD": "VERB",
-       "PRP": "PRON", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "CC": "CCONJ"}
-
 
 def greta_doc():
     # Greta , who laughed , left . She smiled .
@@ -38,12 +28,6 @@ def netherlands_doc():
 
 
 GRETA, GRETA_WHO, SHE = (0, 1), (0, 4), (7, 8)
-
-
-def test_same_head_is_a_constraint_of_the_default():
-    assert "same_head" in CONSTRAINTS
-    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
-    assert "same_head" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_the_name_stays_where_the_outer_mention_goes_on_after_it():
@@ -99,16 +83,6 @@ def test_without_a_parse_the_last_word_stands_for_the_head():
     assert one_mention_per_head(doc, cluster, candidates, inner_better) == [[(1, 3), (5, 6)]]
     outer_better = numpy.asarray([1.0, 0.5, 0.0])
     assert one_mention_per_head(doc, cluster, candidates, outer_better) == [[(0, 3), (5, 6)]]
-
-
-def test_the_fast_pipeline_decodes_with_same_head():
-    config = spacy.util.load_config(coref_pipeline_path("fast") / "config.cfg")
-    assert "same_head" in config["components"]["coref_cluster"]["constraints"]
-
-
-def parsed(words, heads, deps, tags):
-    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
-               pos=[POS[t] for t in tags])
 
 
 def test_two_clusters_holding_one_name_with_and_without_words_before_it_become_one():

@@ -4,9 +4,9 @@ fast pipeline's do; the scores of the decoding test are built by hand."""
 import numpy
 import pytest
 import spacy
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import decode_clusters
+from spacy_coref.decoding import decode_clusters
 from spacy_coref.pipeline.unparsed_binding import unparsed_clause_subjects
 
 

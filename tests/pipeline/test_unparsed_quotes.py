@@ -2,9 +2,10 @@
 next to the quote's marks. Docs from a blank English pipeline with a sentencizer."""
 import pytest
 import spacy
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import QUOTES, decode_clusters
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import QUOTES
 from spacy_coref.pipeline.quotes import letter_parties, link_quote_pronouns, quote_speakers
 from spacy_coref.pipeline.unparsed_quotes import speech_verb_forms
 

@@ -1,25 +1,13 @@
 """The whole_phrases constraint: a mention is its whole noun phrase among the candidates.
 Docs are built by hand (words, heads, deps, tags, entities), scores too, with sentences of
 our own."""
-import numpy
 import spacy
 from spacy.tokens import Doc, Span
-from test_constraints import scores_for  # noqa: E402 (the same folder)
+from decoding_helpers import parsed, scores_for  # noqa: E402 (tests/)
 
-from spacy_coref.pipeline.constraints import CONSTRAINTS, decode_clusters
-from spacy_coref.pipeline.coref import coref_pipeline_path
+from spacy_coref.decoding import decode_clusters
+from spacy_coref.pipeline.constraints import CONSTRAINTS
 from spacy_coref.pipeline.whole_phrases import fold_first_words, whole_names, whole_phrases
-
-POS = {"DT": "DET", "JJ": "ADJ", "NN": "NOUN", "NNS": "NOUN", "IN": "ADP", "NNP": "PROPN",
-       "VBD": "VERB", "VBZ": "VERB", ",": "PUNCT", "CC": "CCONJ", "PRP": "PRON", ".": "PUNCT",
-       "WP": "PRON", "POS": "PART", "``": "PUNCT", "''": "PUNCT", "WDT": "DET", "PRP$": "PRON",
-       "RB": "ADV"}
-
-
-def parsed(words, heads, deps, tags, ents=None):
-    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, tags=tags,
-               pos=[POS[t] for t in tags], ents=ents)
-
 
 def house_doc():
     # The little house in Dublin burned , and it fell .
@@ -33,12 +21,6 @@ def house_doc():
 
 
 HOUSE, LITTLE_HOUSE, HOUSE_IN_DUBLIN, DUBLIN, IT = (2, 3), (1, 3), (0, 5), (4, 5), (8, 9)
-
-
-def test_whole_phrases_is_a_constraint_of_the_default():
-    assert "whole_phrases" in CONSTRAINTS
-    config = spacy.util.load_config(coref_pipeline_path("default") / "config.cfg")
-    assert "whole_phrases" in config["components"]["coref_cluster"]["constraints"]
 
 
 def test_a_linked_part_of_a_phrase_becomes_the_whole_phrase():

@@ -14,9 +14,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_coref.annotations import set_clusters
-from spacy_coref.ml.s2e_coref import CorefScores
+from spacy_coref.types import CorefScores
 from spacy_coref.ml.torch.constants import MASKED_SCORE
-from spacy_coref.pipeline.clustering import antecedent_loss
+from spacy_coref.training.losses import antecedent_loss
 from spacy_coref.training.evaluation import load_coref_nlp
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "gpu"

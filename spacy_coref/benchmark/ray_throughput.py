@@ -20,7 +20,7 @@ import torch
 
 from ..ray import CorefActor, map_workers
 from ..resolver import load_resolver
-from ..training.evaluation import BASE_PIPELINE
+from ..pipeline.loading import BASE_PIPELINE
 
 T0, T1, PID, WORDS = "_bench_t0", "_bench_t1", "_bench_pid", "_bench_words"
 

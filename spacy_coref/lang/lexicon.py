@@ -1,0 +1,330 @@
+"""A language's facts as data: the word lists the rules read (first names and their gender,
+titles, nouns of people, bodies of people and things, the last words of company names, verbs of
+saying, contrast groups) and one pronoun table from which every pronoun set is derived.
+
+A `Lexicon` reads the JSON files of one folder (`spacy_coref/lang/en/` for English), once, and
+checks their shape: a malformed file raises a `DataFormatError` that names it. Each file is an
+object with an "about" field (what its lists are and where they came from) and the fields
+below; lists hold each entry once and are sorted, but for the fields a file names in "ordered"
+(where the order is read: the pronoun table's paradigm, the bits of the contrast groups).
+"""
+import json
+from pathlib import Path
+from typing import (
+    Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple, Union,
+)
+
+from ..errors import DataFormatError, Errors
+
+MASCULINE, FEMININE, NEUTER = "masculine", "feminine", "neuter"
+GENDERS = (MASCULINE, FEMININE, NEUTER)
+SINGULAR, PLURAL = "singular", "plural"
+NOMINATIVE, ACCUSATIVE, GENITIVE = "nominative", "accusative", "genitive"
+CASES = (NOMINATIVE, ACCUSATIVE, GENITIVE)
+# "my" stands before a noun, "mine" alone, "his" either way
+DEPENDENT, INDEPENDENT, BOTH = "dependent", "independent", "both"
+
+
+class Pronoun(NamedTuple):
+    """One form of the pronoun table."""
+
+    form: str  # lower case
+    person: int  # 1, 2 or 3
+    number: Optional[str]  # SINGULAR, PLURAL, or None where either ("you")
+    gender: Optional[str]  # MASCULINE, FEMININE, NEUTER, or None
+    cases: Tuple[str, ...]  # of CASES: "her" is ("accusative", "genitive")
+    reflexive: bool
+    possessive: Optional[str]  # DEPENDENT, INDEPENDENT, BOTH, or None
+    archaic: bool  # "thou", "thee", "thy", "thine", "ye"
+    generic: bool  # "oneself"
+
+
+class _Any:
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY: Any = _Any()  # a criterion of `Lexicon.pronouns` that any value meets
+
+
+class _Malformed(Exception):
+    """A problem with one field of a data file (the loader adds the file's path)."""
+
+
+# What each field of a data file holds; each check returns the field's value, read.
+def _words(value: Any) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
+        raise _Malformed("expected a list of non-empty strings")
+    twice = sorted({w for w in value if value.count(w) > 1})
+    if twice:
+        raise _Malformed(f"listed twice: {', '.join(twice)}")
+    return tuple(value)
+
+
+def _word_groups(value: Any) -> Dict[str, Tuple[str, ...]]:
+    if not isinstance(value, dict) or not value:
+        raise _Malformed("expected an object of groups, each a list of strings")
+    groups = {str(name): _words(words) for name, words in value.items()}
+    seen: Dict[str, str] = {}
+    for name, words in groups.items():
+        for word in words:
+            if word in seen:
+                raise _Malformed(f"'{word}' is in group '{seen[word]}' and in group '{name}'")
+            seen[word] = name
+    return groups
+
+
+def _mapping(value: Any) -> Dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v for k, v in value.items()
+    ):
+        raise _Malformed("expected an object of strings")
+    return dict(value)
+
+
+def _genders(value: Any) -> Dict[str, str]:
+    mapping = _mapping(value)
+    wrong = sorted(k for k, v in mapping.items() if v not in (MASCULINE, FEMININE))
+    if wrong:
+        raise _Malformed(f"expected 'masculine' or 'feminine' for {', '.join(wrong)}")
+    return mapping
+
+
+def _word_forms(value: Any) -> Dict[str, Tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise _Malformed("expected an object of lists of strings")
+    return {str(k): _words(v) for k, v in value.items()}
+
+
+def _pairs(value: Any) -> Tuple[Tuple[str, str], ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(w, str) and w for w in p)
+        for p in value
+    ):
+        raise _Malformed("expected a list of [masculine, feminine] pairs of strings")
+    return tuple((m, f) for m, f in value)
+
+
+def _contrast_groups(value: Any) -> Tuple[Tuple[Tuple[str, ...], ...], ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(group, list) and len(group) > 1 and all(
+            isinstance(synonyms, list) and synonyms and all(isinstance(w, str) and w
+                                                             for w in synonyms)
+            for synonyms in group
+        )
+        for group in value
+    ):
+        raise _Malformed(
+            "expected a list of groups, each a list of two or more values, each a list of "
+            "synonyms (strings)"
+        )
+    words = [w for group in value for synonyms in group for w in synonyms]
+    twice = sorted({w for w in words if words.count(w) > 1})
+    if twice:
+        raise _Malformed(f"in two values: {', '.join(twice)}")
+    return tuple(tuple(tuple(synonyms) for synonyms in group) for group in value)
+
+
+_PRONOUN_FIELDS = {
+    "form": lambda v: isinstance(v, str) and v == v.lower() and bool(v),
+    "person": lambda v: v in (1, 2, 3) and not isinstance(v, bool),
+    "number": lambda v: v in (SINGULAR, PLURAL, None),
+    "gender": lambda v: v in (*GENDERS, None),
+    "case": lambda v: isinstance(v, list) and bool(v) and all(c in CASES for c in v),
+    "reflexive": lambda v: isinstance(v, bool),
+    "possessive": lambda v: v in (DEPENDENT, INDEPENDENT, BOTH, None),
+    "archaic": lambda v: isinstance(v, bool),
+    "generic": lambda v: isinstance(v, bool),
+}
+
+
+def _pronoun_table(value: Any) -> Tuple[Pronoun, ...]:
+    if not isinstance(value, list) or not value:
+        raise _Malformed("expected a list of pronoun forms")
+    table = []
+    for i, entry in enumerate(value):
+        if not isinstance(entry, dict) or set(entry) != set(_PRONOUN_FIELDS):
+            raise _Malformed(
+                f"form {i + 1}: expected an object with the fields {', '.join(_PRONOUN_FIELDS)}"
+            )
+        wrong = [name for name, valid in _PRONOUN_FIELDS.items() if not valid(entry[name])]
+        if wrong:
+            raise _Malformed(
+                f"form {i + 1} ({entry.get('form')!r}): unexpected "
+                + ", ".join(f"{name} {entry[name]!r}" for name in wrong)
+            )
+        table.append(Pronoun(
+            entry["form"], entry["person"], entry["number"], entry["gender"],
+            tuple(entry["case"]), entry["reflexive"], entry["possessive"], entry["archaic"],
+            entry["generic"],
+        ))
+    _words([p.form for p in table])
+    return tuple(table)
+
+
+Check = Callable[..., Any]
+
+
+def read_data_file(path: Union[str, Path], fields: Dict[str, Check]) -> Dict[str, Any]:
+    """One data file's fields, read and checked: an object with "about" (a string), an
+    optional "ordered" (the names of the fields whose order is read) and `fields`.
+
+    path (Union[str, Path]): the JSON file.
+    fields (Dict[str, Callable]): field name -> the check that reads it.
+    RETURNS (Dict[str, Any]): field name -> value (without "about" and "ordered").
+    RAISES DataFormatError: the file is missing, not JSON, or a field is missing or malformed.
+    """
+    path = Path(path)
+
+    def malformed(problem: str) -> DataFormatError:
+        return DataFormatError(Errors.CE440.format(path=path, problem=problem))
+
+    try:
+        data = json.loads(path.read_text(encoding="utf8"))
+    except OSError as e:
+        raise malformed(f"it cannot be read ({e.strerror or e})") from e
+    except ValueError as e:  # json.JSONDecodeError and UnicodeDecodeError
+        raise malformed(f"it is not JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise malformed(f"expected a JSON object, found {type(data).__name__}")
+    expected = {"about", "ordered", *fields}
+    if not isinstance(data.get("about"), str) or not data["about"]:
+        raise malformed("expected a field 'about' (a string: what the lists are)")
+    missing = [name for name in fields if name not in data]
+    unknown = sorted(set(data) - expected)
+    if missing or unknown:
+        raise malformed(
+            f"expected the fields {', '.join(fields)} (missing: {', '.join(missing) or 'none'}; "
+            f"unknown: {', '.join(unknown) or 'none'})"
+        )
+    ordered = data.get("ordered", [])
+    if not isinstance(ordered, list) or not set(ordered) <= set(fields):
+        raise malformed(f"'ordered' should list fields of this file ({', '.join(fields)})")
+    read = {}
+    for name, check in fields.items():
+        try:
+            read[name] = check(data[name])
+        except _Malformed as e:
+            raise malformed(f"field '{name}': {e}") from None
+    return read
+
+
+class Lexicon:
+    """The facts of one language, read from the JSON files of `path` (see the module's
+    docstring); `spacy_coref.lang.en.english()` is English's, read once."""
+
+    def __init__(self, path: Union[str, Path]):
+        """path (Union[str, Path]): the folder of the data files.
+        RAISES DataFormatError: a file is missing or malformed (the message names it).
+        """
+        self.path = Path(path)
+        names = self._read("first_names.json", feminine=_words, masculine=_words,
+                           unisex=_words, common_feminine=_words, common_masculine=_words)
+        self.feminine_first_names: FrozenSet[str] = frozenset(names["feminine"])
+        self.masculine_first_names: FrozenSet[str] = frozenset(names["masculine"])
+        self.unisex_first_names: FrozenSet[str] = frozenset(names["unisex"])
+        # the names the training augmentation gives a person, in their order
+        self.common_feminine_names: Tuple[str, ...] = names["common_feminine"]
+        self.common_masculine_names: Tuple[str, ...] = names["common_masculine"]
+        self.surnames: Tuple[str, ...] = self._read("surnames.json", surnames=_words)["surnames"]
+        self.place_first_names: FrozenSet[str] = frozenset(
+            self._read("place_names.json", first_names_of_places=_words)["first_names_of_places"]
+        )
+        titles = self._read("titles.json", neutral=_words, gendered=_genders,
+                            before_names=_words, places=_words, address=_words)
+        self.neutral_titles: FrozenSet[str] = frozenset(titles["neutral"])
+        # title -> MASCULINE or FEMININE, the gender of the name after it
+        self.title_genders: Dict[str, str] = titles["gendered"]
+        self.name_titles: FrozenSet[str] = frozenset(titles["before_names"])
+        self.place_titles: FrozenSet[str] = frozenset(titles["places"])
+        self.address_titles: FrozenSet[str] = frozenset(titles["address"])
+        gendered = self._read("gendered_words.json", masculine=_words, feminine=_words,
+                              swap_pairs=_pairs, one_way_swaps=_mapping, title_swaps=_mapping)
+        self.masculine_words: Tuple[str, ...] = gendered["masculine"]
+        self.feminine_words: Tuple[str, ...] = gendered["feminine"]
+        # (masculine, feminine) nouns and titles swapped by the training augmentation
+        self.gender_swap_pairs: Tuple[Tuple[str, str], ...] = gendered["swap_pairs"]
+        self.one_way_swaps: Dict[str, str] = gendered["one_way_swaps"]
+        self.title_swaps: Dict[str, str] = gendered["title_swaps"]
+        self.person_noun_groups: Dict[str, Tuple[str, ...]] = self._read(
+            "person_nouns.json", nouns=_word_groups)["nouns"]
+        self.person_nouns: FrozenSet[str] = _union(self.person_noun_groups)
+        self.collective_nouns: FrozenSet[str] = frozenset(
+            self._read("collective_nouns.json", nouns=_words)["nouns"]
+        )
+        self.thing_noun_groups: Dict[str, Tuple[str, ...]] = self._read(
+            "thing_nouns.json", nouns=_word_groups)["nouns"]
+        self.thing_nouns: FrozenSet[str] = _union(self.thing_noun_groups)
+        self.company_words: FrozenSet[str] = frozenset(
+            self._read("company_words.json", words=_words)["words"]
+        )
+        speech = self._read("speech_verbs.json", verbs=_words, reply_verbs=_words,
+                            irregular_forms=_word_forms)
+        self.speech_verbs: FrozenSet[str] = frozenset(speech["verbs"])
+        self.reply_verbs: FrozenSet[str] = frozenset(speech["reply_verbs"])
+        # lemma -> its irregular forms ("say": ("said",))
+        self.irregular_speech_forms: Dict[str, Tuple[str, ...]] = speech["irregular_forms"]
+        self.contrast_groups: Tuple[Tuple[Tuple[str, ...], ...], ...] = self._read(
+            "contrasts.json", groups=_contrast_groups)["groups"]
+        self.pronoun_table: Tuple[Pronoun, ...] = self._read(
+            "pronouns.json", forms=_pronoun_table)["forms"]
+
+    def _read(self, name: str, **fields: Check) -> Dict[str, Any]:
+        return read_data_file(self.path / name, fields)
+
+    @property
+    def first_names(self) -> FrozenSet[str]:
+        """The first names of either listed gender, as written ("Mark", not "mark")."""
+        return self.feminine_first_names | self.masculine_first_names
+
+    def pronoun(self, form: str) -> Optional[Pronoun]:
+        """The table's entry of `form` (lower case), or None."""
+        for pronoun in self.pronoun_table:
+            if pronoun.form == form:
+                return pronoun
+        return None
+
+    def pronouns(
+        self,
+        *,
+        person: Any = ANY,
+        number: Any = ANY,
+        gender: Any = ANY,
+        case: Any = ANY,
+        not_case: Any = ANY,
+        reflexive: Any = ANY,
+        possessive: Any = ANY,
+        archaic: Any = False,
+        generic: Any = ANY,
+    ) -> Tuple[str, ...]:
+        """The forms of the pronoun table that meet every criterion given, in the table's order:
+        `pronouns(gender="masculine")` is ("he", "him", "his", "himself"). A criterion is one
+        value or a tuple of values the form's may be (`gender=("masculine", "feminine")`;
+        None is a value: `possessive=(None, "dependent")`); `case` holds where the form
+        stands in any of the cases given, `not_case` where it stands in none of them ("he", not
+        "you", is `case="nominative", not_case="accusative"`), and `possessive=True` for any
+        possessive form. Archaic forms ("thou") are left out unless `archaic` is True or ANY.
+        """
+
+        def meets(value: Any, criterion: Any) -> bool:
+            if criterion is ANY:
+                return True
+            return value in criterion if isinstance(criterion, tuple) else value == criterion
+
+        cases = (case,) if isinstance(case, str) else case
+        not_cases = (not_case,) if isinstance(not_case, str) else not_case
+        return tuple(
+            p.form for p in self.pronoun_table
+            if meets(p.person, person) and meets(p.number, number) and meets(p.gender, gender)
+            and (cases is ANY or any(c in p.cases for c in cases))
+            and (not_cases is ANY or not any(c in p.cases for c in not_cases))
+            and meets(p.reflexive, reflexive) and meets(p.archaic, archaic)
+            and meets(p.generic, generic)
+            and (meets(p.possessive is not None, possessive) if isinstance(possessive, bool)
+                 else meets(p.possessive, possessive))
+        )
+
+
+def _union(groups: Dict[str, Iterable[str]]) -> FrozenSet[str]:
+    words: List[str] = [w for group in groups.values() for w in group]
+    return frozenset(words)
