@@ -123,6 +123,9 @@ def test_salience_weights_are_checked_and_partial_weights_keep_the_others():
     config = decoder_config(("s", "salience"), salience={"weights": {"subject": 2.0}})
     step = nlp.add_pipe("coref_cluster", config=config).decoder.steps[0]
     assert step.weights["subject"] == 2.0 and step.weights["parallel"] == WEIGHTS["parallel"]
+    misspelled = decoder_config(("s", "salience"), salience={"weights": {"subjecthood": 1.0}})
+    with pytest.raises(ValueError, match="CE146.*subjecthood"):  # on loading the config
+        spacy.blank("en").add_pipe("coref_cluster", config=misspelled)
     docs, scores, meta, _ = load_snapshot(SNAPSHOT, spacy.blank("en").vocab)
     wrong = default_step("salience")
     wrong.weights = {"subjecthood": 1.0}

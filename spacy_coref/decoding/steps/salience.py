@@ -4,7 +4,8 @@ from typing import Dict, Optional
 
 from spacy.util import registry
 
-from ...pipeline.salience import SCALE, WEIGHTS, with_salience
+from ...errors import Errors
+from ...pipeline.salience import FEATURES, SCALE, WEIGHTS, with_salience
 from ..state import DecodingState
 from ..step import DecodingStep
 
@@ -14,6 +15,9 @@ class Salience(DecodingStep):
     needs_parse = True
 
     def __init__(self, weights: Optional[Dict[str, float]] = None, scale: float = SCALE) -> None:
+        unknown = sorted(set(weights or {}) - set(FEATURES))
+        if unknown:  # at construction: a config's misspelled feature fails on loading
+            raise ValueError(Errors.CE146.format(unknown=unknown, features=list(FEATURES)))
         self.weights = {**WEIGHTS, **(weights or {})}  # a weight left out keeps its value
         self.scale = scale
 
