@@ -19,7 +19,7 @@ import torch
 from spacy_coref.annotations import get_clusters
 from spacy_coref.formats import read_docs
 from spacy_coref.decoding.clustering import valid_antecedents
-from spacy_coref.pipeline.constraints import mention_constraints
+from spacy_coref.pipeline.mention_analysis import mention_constraints
 from spacy_coref.pipeline.salience import FEATURES, salience_features
 from spacy_coref.training.evaluation import load_coref_nlp, scored_docs
 

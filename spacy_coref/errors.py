@@ -427,13 +427,15 @@ class Errors(metaclass=ErrorsWithCodes):
     CE420 = ("A paired bootstrap compares two decodings of the same documents, in the same "
              "order, but decoding A has counts for {n_a} document(s) and decoding B for {n_b}.")
     CE421 = "A paired bootstrap needs at least one {what} to resample, but found none."
+    CE429 = ("Comparing two models needs the same gold documents in the same order for both, but "
+             "document {i} is not the same in A's and B's (A: {n_a} documents, B: {n_b}).")
     CE422 = "Expected the number of resamples to be at least 1, but found {value}."
     CE423 = ("Expected the confidence of the interval to be between 0 and 1 (e.g. 0.95), but "
              "found {value}.")
     CE424 = ("Expected {what} counts as an array of shape [n_documents, {k}], but found shape "
              "{shape}.")
-    CE425 = ("Expected decoding B as --b CONSTRAINTS or one step to compare with --without STEP "
-             "or --with STEP, but found {found}.")
+    CE425 = ("Expected decoding B as --b CONSTRAINTS, one step to compare with --without STEP "
+             "or --with STEP, or another model with --model-b MODEL, but found {found}.")
     CE426 = ("--without {step}: the step is not in the model's default constraints, so the "
              "comparison would be of a list with itself. The default constraints: {default}.")
     CE428 = ("--with {step}: the step is in the model's default constraints already, so the "

@@ -25,24 +25,28 @@ _CLAUSE_DEPS = {"relcl", "acl", "appos"}
 _NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
 _NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
-_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
-_INDEFINITE_ARTICLES = {"a", "an"}
+# the English word lists and pronoun sets (spacy_coref/lang/en/: function_words.json,
+# verbs.json, pronouns.json)
+_EN = english()
+# articles and demonstratives: "the", "a", "an", "this", "that", "these", "those"
+_DETERMINERS = set(_EN.words("definite_articles", "indefinite_articles", "demonstratives"))
+_INDEFINITE_ARTICLES = set(_EN.words("indefinite_articles"))  # "a", "an"
 # without tags, the word-tag table's tags of words lower case inside a sentence (not NOUN or
 # ADJ: "Grace", "Young" may be names)
 _LOWERED_UNTAGGED = frozenset(("DET", "PRON", "NUM"))
 # without tags, the longest phrase read as a bare plural ("40,000 electric scooters")
 _MAX_UNTAGGED_PLURAL_WORDS = 4
-_EN = english()  # the pronoun sets from its table (spacy_coref/lang/en/pronouns.json)
-# kept as written in the resolved text: places and reflexives ("myself", ..., "oneself")
-_KEPT_WORDS = {"here", "there", *_EN.pronouns(reflexive=True)}
+# kept as written in the resolved text: places ("here", "there") and reflexives ("myself", ...,
+# "oneself")
+_KEPT_WORDS = {*_EN.words("place_adverbs"), *_EN.pronouns(reflexive=True)}
 # English word lists, used where a token has no POS or tag annotation, and for personal pronouns
 # that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP): every
 # form but "oneself", and of the archaic ones the singular ("thou", "thee", "thy", "thine")
 _PERSONAL = {
     *_EN.pronouns(generic=False), *_EN.pronouns(archaic=True, number="singular"),
 }
-_OTHER_PRONOUNS = {"who", "whom", "whose", "which", "this", "that", "these", "those"}
-_RELATIVE_WORDS = {"who", "whom", "whose", "which"}
+_OTHER_PRONOUNS = set(_EN.words("wh_relatives", "demonstratives"))  # "who", ..., "this", ...
+_RELATIVE_WORDS = set(_EN.words("wh_relatives"))  # "who", "whom", "whose", "which"
 # "her" is left out: it is possessive or an object, and only the tag or dep can tell.
 _POSSESSIVE_WORDS = {*_EN.pronouns(possessive=True, not_case="accusative", archaic=ANY)}
 _POSSESSIVE_MARKERS = {"'s", "’s", "'S", "’S"}
@@ -54,19 +58,15 @@ _NUMERIC_ENTS = {"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", 
 _CONTENT_POS = {"NOUN", "PROPN", "ADJ", "NUM"}
 _CONTENT_TAG_PREFIXES = ("NN", "JJ", "CD")
 # quantifiers before a plural noun that "the" would not go with ("the many people")
-_QUANTIFIERS = {
-    "many", "few", "several", "most", "all", "both", "some", "any", "no", "enough", "more",
-    "fewer", "less", "such",
-}
+_QUANTIFIERS = set(_EN.words("quantifiers"))
 # "I", "we" and "you" as subjects stay where the verb agrees with them and would not with a
 # name: "I am", "you were", "we think" ("Helen Marsh am" otherwise). Without tags, the verbs
 # after them that only they take, and those the word-tag table calls VB or VBP.
 # ("i", "we", "you", "thou", "ye")
 _SPEAKER_SUBJECTS = {*_EN.pronouns(person=(1, 2), case="nominative", archaic=ANY)}
 _SUBJECT_DEPS = {"nsubj", "nsubjpass"}
-_NON_THIRD_PERSON_VERBS = {
-    "am", "'m", "’m", "are", "'re", "’re", "were", "have", "'ve", "’ve", "do", "art", "wert",
-}
+# ("am", "'m", "are", "were", "have", "do", "art", ...: verbs.json)
+_NON_THIRD_PERSON_VERBS = set(_EN.words("non_third_person_forms"))
 # fmt: on
 
 

@@ -1,9 +1,9 @@
 """Resolve records with a coreference pipeline and build the output records that
 `spacy-coref resolve` writes, one per document (the format is described in `cli/resolve.py`).
 
-Shared by the serial command and the Ray workers of `spacy_coref.ray`, which import this module
-and not the command line. Also the checks of one input record or line, which raise a
-`DataFormatError` that names where the input is.
+Shared by the serial command and the Ray workers (`spacy_coref.scaleout.workers`), which
+import this module and not the command line. Also the checks of one input record or line, which
+raise a `DataFormatError` that names where the input is.
 """
 import json
 from pathlib import Path

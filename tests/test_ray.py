@@ -101,13 +101,16 @@ def local_ray():
 
 
 def test_without_the_extra_import_names_the_install(monkeypatch):
+    # the public entry point (`spacy_coref.ray`, a re-export) and the module with the code
     for name in [m for m in sys.modules if m == "ray" or m.startswith(("ray.", "spacy_coref.ray"))]:
         monkeypatch.delitem(sys.modules, name)
     for name in [m for m in sys.modules if m.startswith("spacy_coref.scaleout.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` finds without the extra
-    with pytest.raises(ImportError, match=r"CE320.*pip install 'spacy-s2e-coref\[ray\]'"):
-        importlib.import_module("spacy_coref.ray")
+    for module in ("spacy_coref.ray", "spacy_coref.scaleout.workers"):
+        with pytest.raises(ImportError, match=r"CE320.*pip install 'spacy-s2e-coref\[ray\]'"):
+            importlib.import_module(module)
+        assert module not in sys.modules
     result = resolve(["--ray", "Alice saw Bob."])
     assert result.exit_code == 1 and "CE320" in result.stderr and result.stdout == ""
 

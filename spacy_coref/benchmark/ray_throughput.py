@@ -18,7 +18,7 @@ import ray
 import ray.data
 import torch
 
-from ..ray import CorefActor, map_workers
+from ..scaleout.workers import CorefActor, map_workers
 from ..resolver import load_resolver
 from ..pipeline.loading import BASE_PIPELINE
 

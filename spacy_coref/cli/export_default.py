@@ -16,7 +16,7 @@ from ..errors import Errors
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
 from ..model_card import NAMES, model_card, write_model_card
-from ..pipeline.constraints import NEUTER_PLURAL_PRONOUNS
+from ..pipeline.mention_classes import NEUTER_PLURAL_PRONOUNS
 from ..pipeline.coref import save_coref_pipeline
 from ._app import app, fail_one_line
 

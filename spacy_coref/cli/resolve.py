@@ -36,7 +36,7 @@ from ..errors import DataFormatError, Errors, Warnings
 from ..ml.precision import PRECISIONS
 from ..render import render_doc, wrap_page
 
-# the record building lives in the library, shared with the Ray workers of spacy_coref.ray
+# the record building lives in the library, shared with the Ray workers (scaleout.workers)
 from ..resolver import (  # noqa: F401
     COREF_FACTORIES,
     Record,
@@ -255,7 +255,7 @@ def _resolve_on_ray(
         fail_one_line(Errors.CE325.format(option="--format html"))
     try:
         from ..scaleout.job import JobOptions, run_resolve_job
-    except ImportError as e:  # the extra is not installed (spacy_coref.ray says so: CE320)
+    except ImportError as e:  # the extra is not installed (scaleout.workers says so: CE320)
         fail_one_line(str(e) if "[CE320]" in str(e) else Errors.CE320.format(error=e))
     job_input = _ray_input(texts, input_path, input_format)
     shards = output is not None and (output.is_dir() or not output.suffix)

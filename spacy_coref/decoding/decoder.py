@@ -23,7 +23,8 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..errors import Errors
-from ..pipeline.constraints import ALL_CLASSES, UNPARSED_CUT_CLASSES, _one_entity_ids
+from ..pipeline.mention_analysis import one_entity_ids
+from ..pipeline.mention_classes import ALL_CLASSES, UNPARSED_CUT_CLASSES
 from ..pipeline.person_names import names_clash
 from ..types import ClusterOffsets, CorefScores
 from .clustering import constrained_clusters, predict_clusters
@@ -111,7 +112,7 @@ def cluster(state: DecodingState) -> ClusterOffsets:
         names=state.names,
         clash=names_clash,
         cut_classes=ALL_CLASSES if state.parsed else UNPARSED_CUT_CLASSES,
-        same_entity=_one_entity_ids(state.doc, state.mentions),
+        same_entity=one_entity_ids(state.doc, state.mentions),
     )
 
 

@@ -6,7 +6,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from ..pipeline.constraints import MentionConstraints, _classes_by_mention, mention_constraints
+from ..pipeline.mention_analysis import MentionConstraints, mention_constraints
+from ..pipeline.persons import classes_by_mention
 from ..types import ClusterOffsets, CorefScores, valid_antecedents
 
 
@@ -59,7 +60,7 @@ class DecodingState:
         """Each mention's agreement classes with the persons that clustering reads, for the
         steps that merge clusters after it."""
         if self._mention_classes is None:
-            self._mention_classes = _classes_by_mention(
+            self._mention_classes = classes_by_mention(
                 self.doc, self.spans, self.mentions, self.classes
             )
         return self._mention_classes

@@ -17,6 +17,7 @@ from spacy.vocab import Vocab
 
 from ..annotations import GOLD_MENTIONS_KEY, get_clusters, set_clusters, set_doc_id
 from ..errors import DataFormatError, Errors
+from ..lang.en import english
 from ._util import PathLike, doc_names, location
 
 GAP_SUFFIXES = (".tsv",)
@@ -31,8 +32,9 @@ GAP_COLUMNS = ("ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-co
 # fmt: on
 # The span columns of each role, and the coref flag column (None: the pronoun has none).
 ROLE_COLUMNS = ((PRONOUN, "Pronoun", None), (A, "A", "A-coref"), (B, "B", "B-coref"))
-FEMININE_PRONOUNS = frozenset(("she", "her", "hers", "herself"))
-MASCULINE_PRONOUNS = frozenset(("he", "him", "his", "himself"))
+# "she", "her", "hers", "herself"; "he", "him", "his", "himself" (the lexicon's pronoun table)
+FEMININE_PRONOUNS = frozenset(english().pronouns(gender="feminine"))
+MASCULINE_PRONOUNS = frozenset(english().pronouns(gender="masculine"))
 
 
 class GapExample(NamedTuple):

@@ -1,12 +1,24 @@
 """A language's facts as data: the word lists the rules read (first names and their gender,
 titles, nouns of people, bodies of people and things, the last words of company names, verbs of
-saying, contrast groups) and one pronoun table from which every pronoun set is derived.
+saying, contrast groups, the closed classes of function words, the verbs the rules name and
+their forms, a letter's greetings and sign-offs, capitalised words that are no names) and one
+pronoun table from which every pronoun set is derived. No word list is written in Python.
 
 A `Lexicon` reads the JSON files of one folder (`spacy_coref/lang/en/` for English), once, and
 checks their shape: a malformed file raises a `DataFormatError` that names it. Each file is an
 object with an "about" field (what its lists are and where they came from) and the fields
 below; lists hold each entry once and are sorted, but for the fields a file names in "ordered"
-(where the order is read: the pronoun table's paradigm, the bits of the contrast groups).
+(where the order is read: the pronoun table's paradigm, the bits of the contrast groups, the
+values of the number words).
+
+The named word lists (`WORD_LISTS`: each a field of function_words.json, verbs.json,
+letter_words.json or non_names.json) are read through `Lexicon.words` ("argument_prepositions",
+or the union of several), and the forms of a group of verbs through `Lexicon.verb_forms`
+(verbs.json's "forms": the inflected forms that the rules without a parse match, by lemma). A
+word may be in two lists of one file where they are two facts ("for" is an argument
+preposition and a duration preposition), but no fact is listed twice: a list that adds words
+to another is the difference, read as a union (`words("argument_prepositions",
+"adjective_prepositions")`).
 """
 import json
 from pathlib import Path
@@ -49,6 +61,32 @@ ANY: Any = _Any()  # a criterion of `Lexicon.pronouns` that any value meets
 
 class _Malformed(Exception):
     """A problem with one field of a data file (the loader adds the file's path)."""
+
+
+# The named word lists: file -> its fields, each a list of words (`Lexicon.words`).
+WORD_LISTS: Dict[str, Tuple[str, ...]] = {
+    "function_words.json": (
+        "adjective_prepositions", "argument_prepositions", "clause_coordinators",
+        "definite_articles", "demonstratives", "duration_prepositions", "expletives",
+        "fronting_conjunctions", "fronting_prepositions", "group_words", "indefinite_articles",
+        "indefinite_determiners", "intransitive_argument_prepositions", "negations",
+        "not_mention_ends", "not_mention_starts", "not_possessed", "noun_phrase_clause_words",
+        "number_words", "others", "phrase_coordinators", "place_adverbs",
+        "preposition_adverbs", "quantifiers", "subject_relatives", "subordinators",
+        "wh_relatives",
+    ),
+    "verbs.json": (
+        "bare_complement_verbs", "complement_subject_verbs", "copular_verbs", "looking_verbs",
+        "naming_participles", "non_third_person_forms", "predicate_adjective_verbs",
+    ),
+    "letter_words.json": ("greetings", "sign_offs"),
+    "non_names.json": ("non_names", "sentence_initial_non_names"),
+}
+# the fields of verbs.json that are groups of verbs (lemmas), whose forms `verb_forms` reads
+VERB_GROUPS = (
+    "bare_complement_verbs", "complement_subject_verbs", "copular_verbs", "looking_verbs",
+    "predicate_adjective_verbs",
+)
 
 
 # What each field of a data file holds; each check returns the field's value, read.
@@ -268,6 +306,25 @@ class Lexicon:
             "contrasts.json", groups=_contrast_groups)["groups"]
         self.pronoun_table: Tuple[Pronoun, ...] = self._read(
             "pronouns.json", forms=_pronoun_table)["forms"]
+        # name -> its words, in the file's order (`words`); verbs.json's forms by lemma
+        self.word_lists: Dict[str, Tuple[str, ...]] = {}
+        self.verb_form_table: Dict[str, Tuple[str, ...]] = {}
+        for name, lists in WORD_LISTS.items():
+            fields: Dict[str, Check] = dict.fromkeys(lists, _words)
+            if name == "verbs.json":
+                fields["forms"] = _word_forms
+            read = self._read(name, **fields)
+            self.verb_form_table = read.pop("forms", self.verb_form_table)
+            self.word_lists.update(read)
+        grouped = {lemma for group in VERB_GROUPS for lemma in self.word_lists[group]}
+        ungrouped = sorted(set(self.verb_form_table) - grouped)
+        if ungrouped:
+            raise DataFormatError(Errors.CE440.format(
+                path=self.path / "verbs.json",
+                problem=f"field 'forms': in no group of verbs: {', '.join(ungrouped)}",
+            ))
+        # the numbers from zero to twenty as words, each at its value's place
+        self.number_words: Tuple[str, ...] = self.word_lists["number_words"]
 
     def _read(self, name: str, **fields: Check) -> Dict[str, Any]:
         return read_data_file(self.path / name, fields)
@@ -276,6 +333,43 @@ class Lexicon:
     def first_names(self) -> FrozenSet[str]:
         """The first names of either listed gender, as written ("Mark", not "mark")."""
         return self.feminine_first_names | self.masculine_first_names
+
+    def words(self, *names: str) -> FrozenSet[str]:
+        """The words of the named word lists (`WORD_LISTS`), together:
+        `words("argument_prepositions")`, `words("fronting_conjunctions",
+        "fronting_prepositions")`.
+
+        names (str): the lists' names (fields of function_words.json, verbs.json,
+            letter_words.json, non_names.json).
+        RETURNS (FrozenSet[str]): the words of any of them.
+        RAISES KeyError: a name that is no list's.
+        """
+        unknown = [name for name in names if name not in self.word_lists]
+        if unknown or not names:
+            raise KeyError(
+                f"no word list {', '.join(map(repr, unknown)) or '(none named)'}; the lists: "
+                f"{', '.join(sorted(self.word_lists))}"
+            )
+        return frozenset(w for name in names for w in self.word_lists[name])
+
+    def verb_forms(self, *groups: str) -> FrozenSet[str]:
+        """The forms (verbs.json's "forms") of the verbs of the named groups of verbs
+        (`VERB_GROUPS`): `verb_forms("looking_verbs")` holds "looked" and "glanced"; a verb
+        without forms there ("peep") adds none.
+
+        groups (str): the groups' names.
+        RETURNS (FrozenSet[str]): the forms.
+        RAISES KeyError: a name that is no group of verbs.
+        """
+        unknown = [group for group in groups if group not in VERB_GROUPS]
+        if unknown or not groups:
+            raise KeyError(
+                f"no group of verbs {', '.join(map(repr, unknown)) or '(none named)'}; the "
+                f"groups: {', '.join(VERB_GROUPS)}"
+            )
+        return frozenset(
+            form for lemma in self.words(*groups) for form in self.verb_form_table.get(lemma, ())
+        )
 
     def pronoun(self, form: str) -> Optional[Pronoun]:
         """The table's entry of `form` (lower case), or None."""

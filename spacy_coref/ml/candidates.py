@@ -17,24 +17,24 @@ from ..types import MentionOffsets
 CandidateSource = Literal["rules", "spans", "both", "sentence_spans"]
 # the sources that need no rule-based mentions on the doc
 SPAN_SOURCES = ("spans", "sentence_spans")
+_EN = english()  # the word lists (spacy_coref/lang/en/function_words.json, pronouns.json)
 # function words no mention starts or ends with ("the", "and her"), for "sentence_spans"
-NOT_AT_START = frozenset(("and", "or", "but", "nor", "of", "to", "in", "on", "at", "for", "with",
-                          "from", "by", "as", "than", "because", "if", "when", "while"))
-NOT_AT_END = frozenset(("the", "a", "an", "and", "or", "but", "nor", "of", "to", "in", "on",
-                        "at", "for", "with", "from", "by", "as", "than", "very"))
+NOT_AT_START = _EN.words("not_mention_starts")
+NOT_AT_END = _EN.words("not_mention_ends")
 # a subject pronoun starts no mention of two words or more but a coordination ("She and her
 # husband"): "He told her", "she became its" are clauses
 # ("i", "he", "she", "we", "they": the subject forms that are not object forms too)
-SUBJECT_PRONOUNS = frozenset(english().pronouns(case="nominative", not_case="accusative"))
-COORDINATORS = frozenset(("and", "or"))
+SUBJECT_PRONOUNS = frozenset(_EN.pronouns(case="nominative", not_case="accusative"))
+COORDINATORS = _EN.words("phrase_coordinators")  # "and", "or"
 # nor does a span end in a verb and its object pronoun ("The city hired her" is a clause, not
 # one of Maria's mentions), but where a relative word or "to" makes it a noun phrase with its
 # clause ("the man who saw him", "the best time to drink them"); the verb by its usual tag
 # ("him", "her", "them", "me", "us": the object forms that are not subject forms too)
 OBJECT_PRONOUNS = frozenset(
-    english().pronouns(case="accusative", not_case="nominative", reflexive=False)
+    _EN.pronouns(case="accusative", not_case="nominative", reflexive=False)
 )
-NOUN_PHRASE_CLAUSE_WORDS = frozenset(("who", "whom", "whose", "which", "that", "to"))
+# "who", "whom", "whose", "which", "that", "to"
+NOUN_PHRASE_CLAUSE_WORDS = _EN.words("noun_phrase_clause_words")
 _NOT_AT_START_IDS = numpy.asarray([hash_string(w) for w in NOT_AT_START], dtype="uint64")
 _SUBJECT_PRONOUN_IDS = numpy.asarray([hash_string(w) for w in SUBJECT_PRONOUNS], dtype="uint64")
 _COORDINATOR_IDS = numpy.asarray([hash_string(w) for w in COORDINATORS], dtype="uint64")

@@ -12,20 +12,21 @@ import numpy
 from spacy.tokens import Doc, Span, Token
 
 from ..annotations import SPEAKERS_KEY, get_speakers
+from ..lang.en import english
 from .torch import pair_features as pf
 
 # fmt: off
-# Personal pronouns by form: (person, number, gender), where the morphology says nothing.
-_S, _P = pf.SINGULAR, pf.PLURAL
+# Personal pronouns by form: (person, number, gender), where the morphology says nothing; 0
+# where the form has none ("you": either number; "they": any gender). From the lexicon's
+# pronoun table, in its order ("i", "me", ..., "themselves"), but the archaic forms and
+# "oneself".
+_PERSON_IDS = {1: pf.FIRST, 2: pf.SECOND, 3: pf.THIRD}
+_NUMBER_IDS = {"singular": pf.SINGULAR, "plural": pf.PLURAL, None: 0}
+_GENDER_IDS = {"masculine": pf.MASCULINE, "feminine": pf.FEMININE, "neuter": pf.NEUTER, None: 0}
 PRONOUN_FORMS: Dict[str, Tuple[int, int, int]] = {
-    **dict.fromkeys(("i", "me", "my", "mine", "myself"), (pf.FIRST, _S, 0)),
-    **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), (pf.FIRST, _P, 0)),
-    **dict.fromkeys(("you", "your", "yours"), (pf.SECOND, 0, 0)),
-    "yourself": (pf.SECOND, _S, 0), "yourselves": (pf.SECOND, _P, 0),
-    **dict.fromkeys(("he", "him", "his", "himself"), (pf.THIRD, _S, pf.MASCULINE)),
-    **dict.fromkeys(("she", "her", "hers", "herself"), (pf.THIRD, _S, pf.FEMININE)),
-    **dict.fromkeys(("it", "its", "itself"), (pf.THIRD, _S, pf.NEUTER)),
-    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), (pf.THIRD, _P, 0)),
+    p.form: (_PERSON_IDS[p.person], _NUMBER_IDS[p.number], _GENDER_IDS[p.gender])
+    for p in english().pronoun_table
+    if not p.archaic and not p.generic
 }
 PERSONS = {"1": pf.FIRST, "2": pf.SECOND, "3": pf.THIRD}
 NUMBERS = {"Sing": pf.SINGULAR, "Plur": pf.PLURAL}
@@ -34,7 +35,7 @@ ENTITY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT
                  "LAW", "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL",
                  "CARDINAL")
 ENTITY_IDS = {label: i + 1 for i, label in enumerate(ENTITY_LABELS)}
-# the gender of each agreement class of `constraints` (bit flags up to 8; 0: none)
+# the gender of each agreement class of `mention_classes` (bit flags up to 8; 0: none)
 _CLASS_GENDERS = numpy.zeros(16, dtype="int64")
 _CLASS_GENDERS[[1, 2, 4]] = (pf.MASCULINE, pf.FEMININE, pf.NEUTER)
 OTHER_ENTITY = pf.N_ENTITY_VALUES - 1
@@ -53,8 +54,10 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     candidates (numpy.ndarray): [C, 2] (start, end) token offsets, end exclusive.
     RETURNS (numpy.ndarray): [C, N_ATTRIBUTES] int64.
     """
-    # imported here: the constraints module imports the model module, which imports this one
-    from ..pipeline import constraints
+    # imported here: the mention analysis imports the pipeline's modules, some of which import
+    # the model module, which imports this one
+    from ..pipeline.mention_analysis import mention_constraints
+    from ..pipeline.mention_classes import FEMININE, MASCULINE, NEUTER, PLURAL
 
     candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
     out = numpy.zeros((len(candidates), pf.N_ATTRIBUTES), dtype="int64")
@@ -63,7 +66,7 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     starts, ends = candidates[:, 0], candidates[:, 1]
     # first names and binding through subjectless clauses are the decoding's (the shipped
     # models were trained without them)
-    mentions = constraints.mention_constraints(
+    mentions = mention_constraints(
         doc, candidates, first_names=False, controlled=False
     )
     # mention_constraints has no head without a parse: then the last token, as it does
@@ -77,9 +80,9 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     ).reshape((len(distinct), 7))[head_of]  # [C, 7]
     mention_type, person, number, gender, entity, shape, lemma = by_head.T  # [C] each
     classes = mentions.classes  # [C]
-    number = numpy.where(classes & constraints.PLURAL, pf.PLURAL, number)
+    number = numpy.where(classes & PLURAL, pf.PLURAL, number)
     # gendered nouns and titles ("his aunt", "Mr. Reyes")
-    genders = classes & (constraints.MASCULINE | constraints.FEMININE | constraints.NEUTER)
+    genders = classes & (MASCULINE | FEMININE | NEUTER)
     gender = numpy.where(gender != 0, gender, _CLASS_GENDERS[genders])
     coordinated = _holding_conjuncts(doc, heads, starts, ends)  # "Ann and Bo", "it and the twins"
     number[coordinated], gender[coordinated] = pf.PLURAL, pf.UNKNOWN_GENDER

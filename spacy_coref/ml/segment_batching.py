@@ -6,8 +6,13 @@ a batch to the longest one (the naive way) wastes a fifth to a third of the work
 segments by length keeps full-length segments together and groups left-overs of similar length,
 and a budget on padded tokens (rows x longest row) bounds the memory of one forward pass.
 These are pure functions over lengths; `segment_transformer.py` runs the plan.
+
+A batch-invariant plan (`plan_invariant_sub_batches`) pads each segment to a width that its own
+length decides (a multiple of `INVARIANT_BUCKET`) and batches only segments of one width: a
+matrix product's rows then have the same shape and sums whatever shares the call, so a
+segment's output is the same bit for bit in any batch, while the calls stay few.
 """
-from typing import List, Sequence
+from typing import List, Sequence, Tuple
 
 import numpy
 
@@ -55,6 +60,45 @@ def plan_sub_batches(
             end += 1
         batches.append(order[start:end])
         start = end
+    return batches
+
+
+# The widths a batch-invariant plan pads to: multiples of 32 wordpieces (at most 31 of padding
+# a segment, about 5% of a full window's work), capped at the model's longest input.
+INVARIANT_BUCKET = 32
+
+
+def invariant_width(length: int, max_width: int, bucket: int = INVARIANT_BUCKET) -> int:
+    """The width a segment of `length` wordpieces is padded to in a batch-invariant plan: the
+    next multiple of `bucket`, at most `max_width` (never below `length`)."""
+    rounded = -(-max(int(length), 1) // bucket) * bucket
+    return max(min(rounded, int(max_width)), int(length))
+
+
+def plan_invariant_sub_batches(
+    lengths: Sequence[int], max_tokens_in_batch: int, max_width: int
+) -> List[Tuple[numpy.ndarray, int]]:
+    """Group segment indices into sub-batches of one padded width each (`invariant_width`),
+    under a budget of padded tokens.
+
+    lengths (Sequence[int]): the true (unpadded) wordpiece length of each segment.
+    max_tokens_in_batch (int): at most this many tokens, padding included, in one sub-batch; a
+        segment wider than the budget gets a sub-batch alone.
+    max_width (int): the model's longest input, the widest a segment is padded to.
+    RETURNS (List[Tuple[numpy.ndarray, int]]): (index array, width) pairs, widest first;
+        together they hold every segment exactly once.
+    """
+    if max_tokens_in_batch < 1:
+        raise ValueError(Errors.CE240.format(value=max_tokens_in_batch))
+    sizes = numpy.asarray(lengths, dtype="int64").reshape(-1)  # [n_segments]
+    if sizes.size and int(sizes.min()) < 0:
+        raise ValueError(Errors.CE241.format(value=int(sizes.min())))
+    widths = numpy.asarray([invariant_width(n, max_width) for n in sizes.tolist()], dtype="int64")
+    batches: List[Tuple[numpy.ndarray, int]] = []
+    for width in sorted(set(widths.tolist()), reverse=True):
+        rows = numpy.flatnonzero(widths == width)  # in document order
+        per_call = max(max_tokens_in_batch // width, 1)
+        batches.extend((rows[i : i + per_call], width) for i in range(0, len(rows), per_call))
     return batches
 
 

@@ -8,11 +8,12 @@ listeners read) and only replaces the encoder call: segments are grouped by leng
 sub-batches under `max_tokens_in_batch` (see segment_batching.py), each sub-batch is trimmed to
 its own longest row, and the outputs are scattered back into the padded layout. Results equal
 TransformerModel.v3's up to float noise; padding waste and peak memory drop. By default
-(`batch_invariant`) each segment runs alone at its own length, so a doc's output does not
+(`batch_invariant`) each segment is padded to a width that its own length decides (a multiple
+of 32 wordpieces) and batched only with segments of that width, so a doc's output does not
 depend on the docs batched with it, in fp32 and bf16 alike (tests/pipeline/
-test_batch_invariance.py). The alignment of tokens to wordpieces and the split of the output
-per doc are computed as arrays (`alignment.py`, `transformer_batch.py`), with
-spacy-transformers' results.
+test_batch_invariance.py), while the calls stay few. The alignment of tokens to wordpieces
+and the split of the output per doc are computed as arrays (`alignment.py`,
+`transformer_batch.py`), with spacy-transformers' results.
 """
 import contextlib
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -26,7 +27,7 @@ from spacy_transformers.data_classes import FullTransformerBatch, WordpieceBatch
 from spacy_transformers.layers.transformer_model import TransformerModel, huggingface_tokenize
 from spacy_transformers.layers.transformer_model import init as transformer_init
 from spacy_transformers.truncate import truncate_oversize_splits
-from thinc.api import Model
+from thinc.api import Model, get_array_module
 from transformers.modeling_outputs import BaseModelOutput
 from transformers.utils import ModelOutput
 
@@ -34,7 +35,7 @@ from ..errors import Errors
 from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
-from .segment_batching import plan_sub_batches
+from .segment_batching import plan_invariant_sub_batches, plan_sub_batches
 from .transformer_batch import SegmentTransformerBatch
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
@@ -65,8 +66,9 @@ def build_segment_transformer(
     grad_scaler_config (Dict[str, Any]): gradient scaling for mixed-precision training.
     max_tokens_in_batch (int): at most this many wordpieces, padding included, per encoder call.
     max_padding (float): close a sub-batch early rather than let padding pass this share.
-    batch_invariant (bool): run each segment alone at its own length, so that a doc's output
-        is the same bit for bit whatever it is batched with (see `run_sub_batches`); False:
+    batch_invariant (bool): pad each segment to a width its own length decides and batch
+        only segments of one width, so that a doc's output is the same bit for bit whatever
+        it is batched with (see `run_sub_batches`); False:
         length-sorted, padded sub-batches under `max_tokens_in_batch` and `max_padding`
         (fewer calls: faster, on a GPU most of all), whose float noise moves with the
         neighbours.
@@ -230,7 +232,9 @@ def forward(
             model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
             max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
             encode=sub_batch_encoder(model, is_train),
-            one_per_call=model.attrs.get("batch_invariant", False),
+            invariant_width=(
+                _max_width(model) if model.attrs.get("batch_invariant", False) else None
+            ),
         )
     output = SegmentTransformerBatch(
         spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
@@ -258,6 +262,11 @@ def _eval_mode(model: TransformerModel, is_train: bool) -> Iterator[None]:
         yield
     finally:
         hf_model.train(was_training)
+
+
+def _max_width(model: TransformerModel) -> int:
+    """The longest input the model takes: its tokenizer's maximum length."""
+    return int(model.tokenizer.model_max_length)
 
 
 def _device(model: TransformerModel) -> torch.device:
@@ -330,7 +339,7 @@ def run_sub_batches(
     *,
     max_padding: float = DEFAULT_MAX_PADDING,
     encode: Optional[Callable] = None,
-    one_per_call: bool = False,
+    invariant_width: Optional[int] = None,
 ) -> Tuple[ModelOutput, Callable[[ModelOutput], None]]:
     """Run the HF wrapper on length-sorted sub-batches and scatter the outputs back.
 
@@ -341,11 +350,13 @@ def run_sub_batches(
     max_padding (float): the most padding, as a share of a sub-batch's tokens.
     encode (Optional[Callable]): runs one sub-batch, (wordpieces, is_train) -> (output,
         backprop); default: the encoder itself.
-    one_per_call (bool): each segment alone, unpadded: every matrix product's shape then
-        depends on the segment's own length only, which makes its output bit-identical in
-        any batch. Padding moves a row's sums (in bf16 by up to 0.02, enough to flip a
-        cluster), and so can the row count (the kernel a small product gets). It costs the
-        calls: 5 to 12% of the default's encoder time on 2 CPU cores (BENCHMARKS.md).
+    invariant_width (Optional[int]): batch invariance, with the model's longest input: each
+        segment padded to a width its own length decides (`plan_invariant_sub_batches`), in
+        sub-batches of one width. A row's sums then depend on the segment alone: padding to
+        the longest of a sub-batch moves them (in bf16 by up to 0.02, enough to flip a
+        cluster), the row count of a product of one width does not (bit-identical in bf16 at
+        1 to 20 rows on a 2-core AMD EPYC; tests/pipeline/test_batch_invariance.py checks
+        the shipped pipelines wherever it runs). None: `plan_sub_batches`.
     RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
         `wordpieces`, and a callback taking the gradient of last_hidden_state.
     """
@@ -358,12 +369,14 @@ def run_sub_batches(
     merged: Dict[str, Any] = {}
     output_type: Any = BaseModelOutput
     callbacks: List[Tuple[torch.Tensor, int, Callable]] = []
-    if one_per_call:
-        plan = [numpy.asarray([i]) for i in numpy.argsort(-lengths, kind="stable")]
+    if invariant_width is not None:
+        plan = plan_invariant_sub_batches(lengths, max_tokens_in_batch, invariant_width)
     else:
-        plan = plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding)
-    for rows in plan:
-        width = int(lengths[rows].max())
+        plan = [
+            (rows, int(lengths[rows].max()))
+            for rows in plan_sub_batches(lengths, max_tokens_in_batch, max_padding=max_padding)
+        ]
+    for rows, width in plan:
         sub_output, sub_backprop = encode(_take_rows(wordpieces, rows, width), is_train)
         index = torch.as_tensor(rows, device=sub_output.last_hidden_state.device)
         # written into the full output at once, so one sub-batch's output is alive at a time
@@ -383,20 +396,32 @@ def run_sub_batches(
             d_hidden = next(iter(d_model_output.values()))  # [n_segments, n_cols, hidden]
         for index, width, sub_backprop, dtype in callbacks:
             sub_d = d_hidden[index.to(d_hidden.device), :width]  # [rows, width_sub, hidden]
+            if sub_d.shape[1] < width:  # a batch-invariant width past the longest: no gradient
+                sub_d = torch.nn.functional.pad(sub_d, (0, 0, 0, width - sub_d.shape[1]))
             sub_backprop(BaseModelOutput(last_hidden_state=sub_d.to(dtype).contiguous()))
 
     return model_output, backprop
 
 
 def _take_rows(wordpieces: WordpieceBatch, rows: numpy.ndarray, width: int) -> WordpieceBatch:
-    """The given segments, trimmed to `width` columns (their longest true length)."""
+    """The given segments at `width` columns: trimmed to it, or padded to it with masked-out
+    zeros where a batch-invariant width is wider than the batch's longest segment."""
     token_type_ids: Optional[Any] = wordpieces.token_type_ids
+    extra = max(width - wordpieces.input_ids.shape[1], 0)
+
+    def columns(array: Any) -> Any:
+        array = array[rows, :width]
+        if not extra:
+            return array
+        # a masked column's id never reaches a real column's output: any value serves
+        return get_array_module(array).pad(array, ((0, 0), (0, extra)))
+
     return WordpieceBatch(
         strings=[wordpieces.strings[i] for i in rows],
-        input_ids=wordpieces.input_ids[rows, :width],
-        attention_mask=wordpieces.attention_mask[rows, :width],
+        input_ids=columns(wordpieces.input_ids),
+        attention_mask=columns(wordpieces.attention_mask),
         lengths=[wordpieces.lengths[i] for i in rows],
-        token_type_ids=None if token_type_ids is None else token_type_ids[rows, :width],
+        token_type_ids=None if token_type_ids is None else columns(token_type_ids),
     )
 
 
@@ -413,6 +438,7 @@ def _scatter_into(
             if isinstance(value, torch.Tensor) and value.dim() in (2, 3):
                 if key not in merged:
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
+                value = value[:, :n_cols] if value.dim() == 3 else value  # past the longest
                 merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
@@ -421,6 +447,7 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
+                    part = part[:, :n_cols]
                     full[index, : part.shape[1]] = part.to(full.dtype)
 
 

@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Token
 
 from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
+from .mention_classes import FEMININE, HUMAN, MASCULINE
 from .name_match import union_of_classes
 from .quotes import SENTENCE_ENDS
 from .unparsed_binding import word_tagger
@@ -33,11 +34,8 @@ PERSON_LABEL = "PERSON"  # a name of unknown gender is a person's only by its en
 # Without a parse: the words that open a fronted part (subordinating words and prepositions),
 # how far its pronoun may stand from its opening word and from its comma, and how long the
 # subject after it may be
-FRONTING_WORDS = frozenset((
-    "although", "though", "while", "when", "whenever", "if", "since", "until", "till", "after",
-    "before", "as", "once", "because", "unless", "whereas", "in", "on", "at", "during",
-    "despite", "for", "with", "without", "from", "throughout",
-))
+# (data: spacy_coref/lang/en/function_words.json)
+FRONTING_WORDS = english().words("fronting_conjunctions", "fronting_prepositions")
 MAX_FRONTED_WORDS = 15
 MAX_SUBJECT_WORDS = 4
 # the subject forms of the personal pronouns: "i", "you", "he", "she", "it", "we", "they"
@@ -142,8 +140,6 @@ def _agrees(
     """Whether the subject is known to agree with the pronoun: its class is the pronoun's, or
     it is a person's name of unknown gender or a person noun of either gender and the pronoun
     is "he" or "she"."""
-    from .constraints import FEMININE, HUMAN, MASCULINE  # the constraints module imports this one
-
     person_pronoun = pronoun_class in (MASCULINE, FEMININE)
     if not parsed:
         # no tags or entities: only a subject whose class is known ("Ines", "my sister", "the

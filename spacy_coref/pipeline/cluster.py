@@ -32,11 +32,7 @@ from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..training.losses import antecedent_loss, mention_loss
 from ..types import MentionOffset
-from .constraints import (
-    DEFAULT_CONSTRAINTS,
-    check_constraints,
-    check_null_scores_by_form,
-)
+from .constraints import DEFAULT_CONSTRAINTS, check_constraints, check_null_scores_by_form
 from .encoder_precision import PrecisionSetting
 from .transcripts import mark_transcript_speakers
 

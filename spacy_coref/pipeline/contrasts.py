@@ -24,12 +24,10 @@ from ..lang.en import english
 # each group lists values that exclude each other; words of one value ("small", "little")
 # are synonyms and set nothing apart (data: spacy_coref/lang/en/contrasts.json)
 CONTRAST_GROUPS: Tuple[Tuple[Tuple[str, ...], ...], ...] = english().contrast_groups
-NUMBER_WORDS = {word: str(i) for i, word in enumerate(
-    ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-     "fifteen sixteen seventeen eighteen nineteen twenty").split()
-)}
+# "zero" ... "twenty" -> "0" ... "20" (data: spacy_coref/lang/en/function_words.json)
+NUMBER_WORDS = {word: str(i) for i, word in enumerate(english().number_words)}
 MODIFIER_DEPS = {"amod", "nummod", "compound"}
-OTHER_WORDS = ("other", "another")
+OTHER_WORDS = tuple(sorted(english().words("others")))  # "another", "other"
 _GROUP_BITS: Dict[str, Tuple[int, int]] = {
     word: (g, 1 << i)
     for g, group in enumerate(CONTRAST_GROUPS)

@@ -1,6 +1,6 @@
 """First names of clear gender, for the agreement constraint: "Alice" and "he" do not share a
 cluster, nor "Robert" and "she". A name counts only as a person's name, the first word of it
-that is not a title (`constraints._agreement_class`). Left out: names borne by women and men
+that is not a title (`mention_analysis.agreement_class`). Left out: names borne by women and men
 alike (Alex, Sam, Jordan, Leslie), names whose gender differs between languages (Andrea,
 Simone, Marion), names that are also words at the start of a sentence (Will, May, Hope, Rose,
 Grace, Ivy), and common surnames (Lewis, Scott, Martin), which name women too. Besides English

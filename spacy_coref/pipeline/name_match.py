@@ -42,7 +42,9 @@ from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
 # the longest name matched, in words: longer capitalised spans are titles of works or headings
 MAX_NAME_WORDS = 6
-LEADING_ARTICLES = frozenset(("the",))
+# the word lists are data (spacy_coref/lang/en/: function_words.json, verbs.json, titles.json)
+_EN = english()
+LEADING_ARTICLES = _EN.words("definite_articles")  # "the"
 POSSESSIVES = frozenset(("'s", "'", "’s", "’"))
 # what the entity recognizer may call a name ("" where it saw none): not nationalities
 # ("the French", "American"), dates or numbers
@@ -55,10 +57,11 @@ PERSON_ENTS = frozenset(("", "PERSON"))
 # a name inside a noun phrase may name it as an appositive of its head, or as what a
 # participle of naming calls it (the participle's dependent with one of these labels)
 NAMED_DEPS = frozenset(("oprd", "attr", "dobj", "xcomp"))
-NAMING_PARTICIPLES = frozenset(("called", "named", "nicknamed", "dubbed"))
+# ("called", "named", "nicknamed", "dubbed")
+NAMING_PARTICIPLES = _EN.words("naming_participles")
 # words before a name that are not its first name ("Mr. Bennet", "Aunt May", "Captain Reyes";
 # data: spacy_coref/lang/en/titles.json)
-HONORIFICS = english().name_titles | NEUTRAL_TITLES
+HONORIFICS = _EN.name_titles | NEUTRAL_TITLES
 
 
 def link_repeated_names(

@@ -39,6 +39,7 @@ import numpy
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Span, Token
 
+from ..lang.en import english
 from ..types import MentionOffset
 from .first_names import FIRST_NAMES as LISTED_FIRST_NAMES
 from .first_names import UNISEX_FIRST_NAMES
@@ -57,12 +58,9 @@ from .name_match import (
 # "the hotel", and names of buildings are many words)
 PLACE_NAME_ENTS = frozenset(("GPE", "LOC"))
 FIRST_NAMES = frozenset(name.lower() for name in LISTED_FIRST_NAMES | UNISEX_FIRST_NAMES)
-# Without a parse: capitalised words that are no names, and what comes before a sentence
-NOT_NAMES = frozenset((
-    "i", "god", "january", "february", "march", "april", "june", "july", "august", "september",
-    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday",
-))
+# Without a parse: capitalised words that are no names ("I", "God", the months but "May", the
+# days; data: spacy_coref/lang/en/non_names.json), and what comes before a sentence
+NOT_NAMES = english().words("non_names")
 SENTENCE_BOUNDARIES = frozenset(
     (".", "!", "?", "…", '"', "“", "”", "'", "‘", "’", ":", ";", "--", "—")
 )

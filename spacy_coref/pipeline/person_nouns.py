@@ -1,10 +1,10 @@
 """Nouns whose referent is a person of either gender: "the physicist", "a neighbour"; and
 nouns of a body of people: "the jury", "the committee".
 
-Agreement reads the first as human (`constraints.HUMAN`), so that "it" does not take one of
+Agreement reads the first as human (`mention_classes.HUMAN`), so that "it" does not take one of
 them as its antecedent ("Pierre was a physicist ... won it"), while "he", "she" and "they" may.
-The gendered ones ("aunt", "king") are `constraints.GENDERED_WORDS`. A body of people is "it"
-or "they" and never "he", "she" or one person (`constraints.COLLECTIVE`): "the jury" is not the
+The gendered ones ("aunt", "king") are `mention_classes.GENDERED_WORDS`. A body of people is "it"
+or "they" and never "he", "she" or one person (`mention_classes.COLLECTIVE`): "the jury" is not the
 "she" of the lawyer who spoke to it.
 
 Written for this project, lemmas in lower case. Left out are the nouns that often name a

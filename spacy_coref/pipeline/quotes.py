@@ -30,7 +30,12 @@ from spacy.tokens import Doc, Token
 from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 from .transcripts import turn_labels
-from .unparsed_quotes import ends_in_full_stop, speech_verb_forms, unparsed_speech_tags
+from .unparsed_quotes import (
+    PLURAL_SUBJECTS,
+    ends_in_full_stop,
+    speech_verb_forms,
+    unparsed_speech_tags,
+)
 from .word_tags import FUNCTION_WORD_TAGS, load_word_tags
 
 # The marks that open a quote, each with the mark that closes it.
@@ -75,12 +80,10 @@ NOMINAL_POS = frozenset(("NOUN", "PROPN", "PRON"))
 # the dependents kept in a speaker's span: "the old fisherman", "Mrs. Gray", "her brother"
 NOUN_PHRASE_DEPS = frozenset(("det", "amod", "compound", "poss", "nummod", "case"))
 # A letter's greeting and sign-off (`letter_parties`): the greeting within the first
-# tokens, the sign-off within the last ones, each followed by a name
-GREETINGS = frozenset(("dear", "dearest", "hi", "hello", "hey", "hiya", "greetings"))
-SIGN_OFFS = frozenset((
-    "best", "regards", "sincerely", "faithfully", "truly", "cheers", "thanks", "yours", "love",
-    "wishes", "warmly", "respectfully",
-))
+# tokens, the sign-off within the last ones, each followed by a name ("Dear", "Hi"; "Best",
+# "Regards", "Yours sincerely"; data: spacy_coref/lang/en/letter_words.json)
+GREETINGS = _EN.words("greetings")
+SIGN_OFFS = _EN.words("sign_offs")
 LETTER_EDGE_TOKENS = 30
 MAX_NAME_TOKENS = 4
 MAX_SIGNATURE_TAIL = 6
@@ -506,7 +509,7 @@ def _phrase(head: Token) -> MentionOffset:
 def _is_plural(token: Token) -> bool:
     return (
         token.tag_ in ("NNS", "NNPS")
-        or token.lower_ in ("they", "we")
+        or token.lower_ in PLURAL_SUBJECTS
         or any(child.dep_ == "conj" for child in token.children)
     )
 

@@ -57,7 +57,7 @@ def salience_features(
     doc (Doc): a parsed doc.
     spans (numpy.ndarray): [M, 2] the mentions' (start, end) token offsets.
     heads (numpy.ndarray): [M] the token index of each mention's syntactic head
-        (`constraints.MentionConstraints.heads`).
+        (`mention_analysis.MentionConstraints.heads`).
     antecedents (numpy.ndarray): [M, K] each mention's candidate antecedents (indices into
         `spans`; padding columns get features too, of whichever mention they hold).
     RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): the pronouns' rows [R] and their

@@ -27,6 +27,8 @@ import numpy
 from spacy.tokens import Doc
 
 from ..types import ClusterOffsets, MentionOffset
+from .clause_roles import first_or_second_person
+from .mention_classes import PRONOUN_CLASS
 
 SPEAKER, THIRD = 1, 2  # which pronouns a cluster holds: first or second person, third person
 # what begins a non-restrictive part after a name or noun ("Greta, who...", "Tate (a judge)")
@@ -119,16 +121,13 @@ def merge_nested_same_head(
                 continue
             owner[mention] = index
             by_head[doc[mention[0] : mention[1]].root.i].append(mention)
-    # imported here: the constraints module imports this one
-    from .constraints import PRONOUN_CLASS, _first_or_second_person
-
     def person(mention: MentionOffset) -> int:
         if mention[1] - mention[0] != 1:
             return 0
         token = doc[mention[0]]
         if token.lower_ in PRONOUN_CLASS:
             return THIRD
-        return SPEAKER if _first_or_second_person(token) else 0
+        return SPEAKER if first_or_second_person(token) else 0
 
     cluster_classes = [0] * len(clusters)
     persons = [0] * len(clusters)

@@ -1,7 +1,7 @@
 """Nouns whose referent is never a person or an animal: "the garden", "the meeting", "a phone".
 
 Agreement reads a mention headed by one of them (singular, lower case) as neuter in decoding
-(`constraints._agreement_class`): "he" and "she" never take it. The model's scores alone had
+(`mention_analysis.agreement_class`): "he" and "she" never take it. The model's scores alone had
 given "She" of "Priya's neighbour ... fell in his garden. She heard him" to "his garden", once
 agreement had sent it away from "his", and "She" of "Tariq emailed Sophie after the meeting"
 to "the meeting".

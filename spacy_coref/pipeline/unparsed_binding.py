@@ -31,58 +31,58 @@ from typing import Callable, Dict, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 
+from ..lang.en import english
 from .word_tags import load_fine_word_tags, load_word_tags
 
-OBJECT_PRONOUNS = {"him", "her", "them"}
-THIRD_PERSON_REFLEXIVES = {"himself", "herself", "itself", "themselves"}
+# The word lists are data (spacy_coref/lang/en/: pronouns.json, function_words.json and
+# verbs.json, whose "forms" are the verbs' forms matched here, without lemmas).
+_EN = english()
+# "him", "her", "them"; "himself", "herself", "itself", "themselves"
+OBJECT_PRONOUNS = set(
+    _EN.pronouns(person=3, case="accusative", not_case="nominative", reflexive=False)
+)
+THIRD_PERSON_REFLEXIVES = set(_EN.pronouns(person=3, reflexive=True, generic=False))
 # prepositions after which a pronoun is still the verb's argument ("looked at him"); any
 # preposition for a reflexive ("for herself"): as the parsed rule
-ARGUMENT_PREPOSITIONS = {"to", "at", "about", "for", "from", "of"}
+ARGUMENT_PREPOSITIONS = set(_EN.words("argument_prepositions"))
 SUBJECT_TAGS = {"NOUN", "PROPN", "PRON"}
 # pronouns that stand for no one: "there was ... itself"
-EXPLETIVES = {"there", "it"}
-COORDINATORS = {"and", "but", "or"}
-RELATIVE_WORDS = {"who", "that", "which"}
+EXPLETIVES = set(_EN.words("expletives"))
+COORDINATORS = set(_EN.words("clause_coordinators"))  # "and", "but", "or"
+RELATIVE_WORDS = set(_EN.words("subject_relatives"))  # "who", "that", "which"
 # tags that may stand between a subject and its verb: "Tom never paid", "Tom has paid"
 BETWEEN_SUBJECT_AND_VERB = {"ADV", "AUX"}
-NEGATIONS = {"not", "n't", "never"}
+NEGATIONS = set(_EN.words("negations"))  # "not", "n't", "never"
 # a possessive "her" is followed by what it owns: "her brother", "her new car"
 OWNED_TAGS = {"NOUN", "ADJ", "PROPN", "NUM"}
 # prepositions after which a pronoun is the argument of a verb right before them only where no
 # noun phrase follows it ("relied on her"; not "took with him a bag", which is he); as the
-# parsed rule's (constraints.INTRANSITIVE_ARGUMENT_PREPOSITIONS)
-INTRANSITIVE_ARGUMENT_PREPOSITIONS = {"on", "upon", "with", "after", "against"}
+# parsed rule's (clause_roles.INTRANSITIVE_ARGUMENT_PREPOSITIONS)
+INTRANSITIVE_ARGUMENT_PREPOSITIONS = set(_EN.words("intransitive_argument_prepositions"))
 # a noun phrase starts with these tags ("took with him a bag")
 PHRASE_START_TAGS = {"DET", "NOUN", "ADJ", "PROPN", "NUM"}
 # adverbs between a verb and an argument preposition: "walked away from him" (as the parsed
-# rule's constraints.PREPOSITION_ADVERBS)
-PREPOSITION_ADVERBS = {"away", "close", "closer", "next", "up", "down", "back", "over"}
+# rule's clause_roles.PREPOSITION_ADVERBS)
+PREPOSITION_ADVERBS = set(_EN.words("preposition_adverbs"))
 # an adjective's preposition after these verbs takes an argument of their subject: "was angry
-# with him", "felt sorry for her" (constraints.ADJECTIVE_ARGUMENT_PREPOSITIONS)
-COPULAS = {"is", "was", "were", "are", "am", "be", "been", "being", "seemed", "seems", "seem",
-           "became", "becomes", "become", "remained", "remains", "felt", "feels", "feel"}
-ADJECTIVE_ARGUMENT_PREPOSITIONS = ARGUMENT_PREPOSITIONS | {"with", "on", "upon", "in", "by"}
+# with him", "felt sorry for her" (clause_roles.ADJECTIVE_ARGUMENT_PREPOSITIONS): the forms of
+# "be", "seem", "become", "remain", "feel"
+COPULAS = set(_EN.verb_forms("predicate_adjective_verbs"))
+ADJECTIVE_ARGUMENT_PREPOSITIONS = set(
+    _EN.words("argument_prepositions", "adjective_prepositions")
+)
 # forms of causative and perception verbs after which "her" and a bare verb that is tagged
-# as a noun is the verb's subject: "made her laugh" (constraints.COMPLEMENT_SUBJECT_LEMMAS)
-COMPLEMENT_SUBJECT_FORMS = {
-    "make", "makes", "made", "making", "let", "lets", "letting", "help", "helps", "helped",
-    "hear", "hears", "heard", "see", "sees", "saw", "watch", "watches", "watched", "feel",
-    "feels", "felt", "notice", "notices", "noticed",
-}
+# as a noun is the verb's subject: "made her laugh" (clause_roles.COMPLEMENT_SUBJECT_LEMMAS,
+# of which "have", "bid" and "observe" have no forms here)
+COMPLEMENT_SUBJECT_FORMS = set(_EN.verb_forms("complement_subject_verbs"))
 # verbs whose usual tag (`word_tags.py`) is a noun's that stand bare after such a "her" ("made
 # her laugh", "heard her scream"); the parsed rule's too
-BARE_VERB_NOUNS = {"laugh", "cry", "smile", "scream", "shout", "dance", "sigh", "weep", "sob",
-                   "blush", "frown", "wince", "shiver", "shudder", "gasp", "giggle", "grin",
-                   "nod", "jump", "faint", "yawn", "cough", "sneeze", "cringe", "wink", "pause",
-                   "stumble", "hesitate", "struggle"}
+BARE_VERB_NOUNS = set(_EN.words("bare_complement_verbs"))
 # words before a subordinate clause's subject, which a comma between verbs does not share
-SUBORDINATORS = RELATIVE_WORDS | {
-    "whom", "whose", "when", "if", "as", "because", "while", "after", "before", "since",
-    "though", "although", "where", "until", "unless", "once", "whether",
-}
-# after these, "about" says where one looks, not of whom: "looked about him" is he
-LOOKING_FORMS = {"look", "looks", "looked", "looking", "glanced", "gazed", "stared", "peered",
-                 "turned"}
+SUBORDINATORS = RELATIVE_WORDS | _EN.words("subordinators")
+# after these, "about" says where one looks, not of whom: "looked about him" is he ("looked",
+# "glanced", ...)
+LOOKING_FORMS = set(_EN.verb_forms("looking_verbs"))
 # verbs followed through "and", "to" or a comma before the subject is found
 MAX_HOPS = 4
 # how far back the verb before "and" may stand ("called the mechanic and thanked him")

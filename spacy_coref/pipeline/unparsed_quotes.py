@@ -28,6 +28,8 @@ HEAD_TAGS = {"NOUN", "PROPN", "PRON"}
 _EN = english()
 # the possessive determiners ("his wife", "my friend")
 POSSESSIVES = set(_EN.pronouns(possessive=("dependent", "both")))
+# the plural subject pronouns ("we", "they"): a plural speaker
+PLURAL_SUBJECTS = frozenset(_EN.pronouns(number="plural", case="nominative"))
 # irregular forms of the verbs of saying (`quotes.SPEECH_VERBS`); the rest are regular
 IRREGULAR_FORMS = _EN.irregular_speech_forms
 
@@ -83,7 +85,7 @@ def unparsed_speech_tags(
             continue
         verb, speaker, addressee = attributed
         last = doc[speaker[1] - 1]
-        plural = last.lower_ in ("they", "we") or (
+        plural = last.lower_ in PLURAL_SUBJECTS or (
             tag(last.i) == "NOUN" and last.lower_.endswith("s") and not last.lower_.endswith("ss")
         )
         found.append((start, end, speaker, addressee, plural, verbs[doc[verb].lower_]))

@@ -28,7 +28,7 @@ Part of a name is not what a pronoun means: "Harbor" in "Harbor Airlines ... it"
 "Nakamura" in "Professor Nakamura ... her" are candidates (OntoGUM annotates names inside
 names: "[Penn] State"), and the model links pronouns to them. A pronoun takes no first words
 of a name as its antecedent, and its link to a name's last words goes to the whole name
-(`whole_names`, `constraints._with_whole_names`). Nor is a cluster whose only names are such
+(`whole_names`, `decoding.score_edits.with_whole_names`). Nor is a cluster whose only names are such
 first words an entity of its own (`fold_first_words`): "San" of four "San Francisco"s, or
 "Norvell" of "Shares of Norvell Energy fell after the company cut its forecast" with "the
 company", which belongs to the whole name.
@@ -55,8 +55,9 @@ BEFORE_HEAD = frozenset(("det", "amod", "compound", "nummod", "poss", "nmod", "p
 AFTER_HEAD = frozenset(("prep", "relcl"))
 SET_OFF = SAME_HEAD_SET_OFF | {")"}
 OBJECT_DEPS = frozenset(("dobj", "iobj", "dative", "pobj", "obj"))
-# a phrase of time after a noun belongs to the verb: "the bridge [for years]"
-DURATION_PREPOSITIONS = frozenset(("for", "since", "until", "till"))
+# a phrase of time after a noun belongs to the verb: "the bridge [for years]" ("for",
+# "since", "until", "till"; data: spacy_coref/lang/en/function_words.json)
+DURATION_PREPOSITIONS = english().words("duration_prepositions")
 TIME_ENTS = frozenset(("DATE", "TIME"))
 QUOTATION_MARKS = frozenset(('"', "“", "”", "‘", "’", "'", "`", "``", "''", "„"))
 QUESTION_WORD_TAGS = frozenset(("WDT", "WP", "WP$"))

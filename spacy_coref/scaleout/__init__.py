@@ -2,7 +2,8 @@
 
 - `records`: reading one input line or record on a worker, error records, input files (no Ray).
 - `units`: work units (a batch of lines or parquet rows) that the workers read themselves.
-- `spacy_coref.ray`: the public API, `resolve_dataset`, and the worker (one Ray actor each).
+- `workers`: the worker (one Ray actor each), `map_workers` and `resolve_dataset`, whose
+  public entry point is `spacy_coref.ray` (a re-export).
 - `job`: `spacy-coref resolve --ray`: files, directories, stdin or arguments in, one jsonl
   file in input order or shards out.
 

@@ -2,7 +2,7 @@
 
 The driver lists the inputs, and Ray tasks cut each input file into work units of a batch of
 lines or parquet rows (`units`), before any worker starts. Each row gets its position in the
-whole input (`records.ROW`). The workers of `spacy_coref.ray` read their units and resolve them;
+whole input (`records.ROW`). The Ray workers (`workers`) read their units and resolve them;
 the output is either one jsonl stream that the driver writes in input order (rows that come
 early wait in a buffer until the rows before them are written), or shards that Ray tasks write,
 each named by its first row (`part-000000000000.jsonl`), so that their names sort in input
@@ -26,7 +26,6 @@ import ray
 import ray.data
 
 from ..errors import Errors
-from ..ray import OUTPUT_TYPES, map_workers
 from ..resolver import Record
 from ..pipeline.loading import BASE_PIPELINE
 from .records import (
@@ -40,6 +39,7 @@ from .records import (
     split_input,
 )
 from .units import UNIT_COLUMNS, line_table, line_units, parquet_units
+from .workers import OUTPUT_TYPES, map_workers
 
 # Ray CPUs of the tasks that write shards while the workers run: the workers hold the CPUs, and
 # these tasks mostly wait for the disk. Their number is capped by IO_TASKS instead.

@@ -32,18 +32,17 @@ from spacy.tokens import Doc, Span
 from ..annotations import CLUSTER_PREFIX, GOLD_MENTIONS_KEY, get_clusters
 from ..errors import DataFormatError, Errors, Warnings, warn
 from ..formats.gap import GAP_ID, gap_spans, parse_flag
+from ..lang.en import english
 from ..types import ClusterOffsets, MentionOffset
 
 PathLike = Union[str, Path]
 FEMININE, MASCULINE = "feminine", "masculine"
-# The official scorer's pronoun forms (GAP has no reflexives).
+# The official scorer's pronoun forms (GAP has no reflexives): "she", "her", "hers", "he",
+# "him", "his" (the lexicon's pronoun table)
 PRONOUN_GENDERS = {
-    "she": FEMININE,
-    "her": FEMININE,
-    "hers": FEMININE,
-    "he": MASCULINE,
-    "his": MASCULINE,
-    "him": MASCULINE,
+    form: gender
+    for gender in (FEMININE, MASCULINE)
+    for form in english().pronouns(gender=gender, reflexive=False)
 }
 # the possessive marker as its own token ("Herring 's", "the Joneses '")
 POSSESSIVE_MARKERS = frozenset(("'s", "'", "’s", "’"))

@@ -13,9 +13,10 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, get_cluster_groups
+from ..lang.en import english
 
 MENTION_TYPES = ("pronoun", "proper", "nominal", "other")
-_PRONOUN_LIKE = {"here", "there"}
+_PRONOUN_LIKE = set(english().words("place_adverbs"))  # "here", "there"
 _NOMINAL_POS = {"NOUN", "NUM", "ADJ", "DET", "X", "SYM"}
 
 CharOffsets = Tuple[int, int]

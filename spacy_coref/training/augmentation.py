@@ -38,7 +38,8 @@ TOKEN_ATTRS = ("TAG", "POS", "MORPH", "LEMMA", "NORM", "HEAD", "DEP", "ENT_IOB",
 # fmt: on
 
 # The lists are data (`spacy_coref/lang/en/`: first_names.json, surnames.json,
-# gendered_words.json, titles.json; the pronouns from pronouns.json), read by the lexicon.
+# gendered_words.json, titles.json, non_names.json, function_words.json; the pronouns from
+# pronouns.json), read by the lexicon.
 _EN = english()
 # Common English first names of clear gender, none of them also a common word or place.
 FEMALE_NAMES = _EN.common_feminine_names
@@ -65,35 +66,18 @@ TITLE_GENDERS = {
 _UNGENDERED_PRONOUNS = _EN.pronouns(
     gender=(None, "neuter"), reflexive=False, possessive=(None, "dependent"), generic=False
 )
-# fmt: off
 NOT_NAMES = NEUTRAL_TITLES | frozenset(TITLE_GENDERS) | frozenset((
-    *_UNGENDERED_PRONOUNS,
-    "a", "an", "the", "this", "that", "these", "those", "some", "any", "no", "every", "each",
-    "all", "both", "who", "whom", "whose", "which", "what", "one", "everyone", "someone",
-    "anyone", "nobody", "everybody", "somebody", "and", "or", "but", "if", "so", "then", "when",
-    "while", "after", "before", "in", "on", "at", "of", "for", "with", "from", "by", "to", "as",
-    "there", "here", "yes", "oh", "well", "god", "father", "mother", "uncle", "aunt",
+    *_UNGENDERED_PRONOUNS, *_EN.words("sentence_initial_non_names"),  # non_names.json
 ))
 # Words after his/her that show the pronoun is not a determiner ("told her that", "with her
 # to"); any other word after it is taken as the noun or adjective it determines: the pronouns
 # but the independent possessives ("mine") and the reflexives of no gender ("myself"), and the
-# function words below.
+# function words of function_words.json's "not_possessed".
 NOT_POSSESSED = frozenset((
     *_EN.pronouns(reflexive=False, possessive=(None, "dependent", "both"), generic=False),
     *_EN.pronouns(gender=("masculine", "feminine"), reflexive=True),
-    "a", "an", "the", "this", "that", "these", "those", "some", "any", "no", "every", "each",
-    "all", "both", "who", "whom", "which", "what", "to", "of", "in", "on", "at", "for", "with",
-    "from", "by", "about", "as", "into",
-    "onto", "over", "under", "after", "before", "since", "until", "through", "across",
-    "against", "among", "between", "behind", "during", "without", "within", "up", "down",
-    "out", "off", "away", "back", "around", "and", "or", "but", "nor", "so", "yet", "if",
-    "because", "than", "though", "although", "while", "when", "where", "whether", "then",
-    "not", "n't", "too", "also", "again", "now", "there", "here", "yesterday", "today",
-    "tonight", "tomorrow", "once", "ever", "never", "always", "soon", "is", "was", "were", "be",
-    "been", "am", "are", "had", "has", "have", "would", "will", "could", "should", "might",
-    "must", "can", "may", "shall", "did", "do", "does", "'s",
+    *_EN.words("not_possessed"),
 ))
-# fmt: on
 NAME_GENDERS = {**{n: FEMALE for n in FEMALE_NAMES}, **{n: MALE for n in MALE_NAMES}}
 NAMES_OF = {FEMALE: FEMALE_NAMES, MALE: MALE_NAMES}
 OTHER_GENDER = {FEMALE: MALE, MALE: FEMALE}

@@ -2,7 +2,9 @@
 runs once, its antecedent scores are kept (`scored_docs`), the clusters are decoded under the
 constraint lists A and B (`redecode_docs`), and each document's metric counts go to a paired
 bootstrap over documents (`spacy_coref.scoring.bootstrap`): CoNLL metrics for fully annotated
-docs, GAP F1 (detected mentions) for GAP docs, each GAP example resampled as a unit."""
+docs, GAP F1 (detected mentions) for GAP docs, each GAP example resampled as a unit. Two
+pipelines compare the same way (`compare_models`, `spacy-coref compare A DATA --model-b B`),
+each decoded as it ships."""
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -123,45 +125,115 @@ def compare_decodings(
         muc, b3, ceafe, conll_f1) and "gap" (gap_f1), each a `PairedDifference.to_dict()` or
         None without such docs, "n_conll_docs", "n_gap_examples", the settings, "seconds".
     """
-    if n_resamples < 1:  # checked before the model runs, as the bootstrap would after it
-        raise ValueError(Errors.CE422.format(value=n_resamples))
-    if not 0 < confidence < 1:
-        raise ValueError(Errors.CE423.format(value=confidence))
+    options = _checked_options(n_resamples, seed, confidence)
     cluster = the_cluster_component(nlp)
     constraints_a = check_constraints(constraints_a, cluster.name)
     constraints_b = check_constraints(constraints_b, cluster.name)
     start = time.perf_counter()
+    gold = _GoldSplit(references)
     scored = scored_docs(nlp, references, batch_size=batch_size)
-    is_gap = [GOLD_MENTIONS_KEY in ref.spans for ref in references]
-    conll_refs = [ref for ref, gap in zip(references, is_gap) if not gap]
-    gap_refs = [ref for ref, gap in zip(references, is_gap) if gap]
-    if not conll_refs and not gap_refs:
-        raise ValueError(Errors.CE421.format(what="document in the data"))
     docs = [doc for doc, _ in scored]
     scores = [doc_scores for _, doc_scores in scored]
-    conll_preds = [doc for doc, gap in zip(docs, is_gap) if not gap]
-    gap_preds = [doc for doc, gap in zip(docs, is_gap) if gap]
     counts = []
     for constraints in (constraints_a, constraints_b):
         redecode_docs(docs, scores, cluster.cfg, constraints=constraints, decoder=cluster.decoder)
-        conll = conll_doc_counts(conll_refs, conll_preds, keep_singletons=keep_singletons)
-        gap = gap_example_counts(gap_refs, gap_preds)
-        counts.append((conll_counts_array(conll), gap_counts_array(gap)))
-    (conll_a, gap_a), (conll_b, gap_b) = counts
-    options = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence}
-    conll_result = bootstrap_conll(conll_a, conll_b, **options) if conll_refs else None
-    gap_result = bootstrap_gap(gap_a, gap_b, **options) if gap_refs else None
+        counts.append(gold.counts(docs, keep_singletons))
     return {
         "a": {"constraints": constraints_a},
         "b": {"constraints": constraints_b},
-        "conll": _as_dicts(conll_result),
-        "gap": _as_dicts(gap_result),
-        "n_conll_docs": len(conll_refs),
-        "n_gap_examples": len(gap_refs),
+        **gold.bootstrapped(*counts, options),
         "keep_singletons": keep_singletons,
         **options,
         "seconds": time.perf_counter() - start,
     }
+
+
+def compare_models(
+    nlp_a: Language,
+    nlp_b: Language,
+    references_a: List[Doc],
+    references_b: List[Doc],
+    *,
+    keep_singletons: bool = False,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    batch_size: int = 8,
+) -> Dict[str, Any]:
+    """Run two pipelines over the same gold documents, each with its own decoding, and
+    bootstrap the difference B - A over the documents: whether a model trained another way
+    (another encoder, Entity Equalization, more steps) is better beyond what the choice of
+    documents explains.
+
+    nlp_a (Language): pipeline A, from `load_coref_nlp`, with one `coref_cluster`.
+    nlp_b (Language): pipeline B, likewise.
+    references_a (List[Doc]): the gold docs, in A's vocab.
+    references_b (List[Doc]): the same gold docs in the same order, in B's vocab.
+    RETURNS (Dict[str, Any]): as `compare_decodings`, with "a" and "b" each {"constraints":
+        the model's own list}.
+    """
+    options = _checked_options(n_resamples, seed, confidence)
+    texts_a, texts_b = [ref.text for ref in references_a], [ref.text for ref in references_b]
+    if texts_a != texts_b:
+        i = next((i for i, (x, y) in enumerate(zip(texts_a, texts_b)) if x != y), len(texts_a))
+        raise ValueError(Errors.CE429.format(i=i, n_a=len(texts_a), n_b=len(texts_b)))
+    start = time.perf_counter()
+    gold = _GoldSplit(references_a)
+    counts, sides = [], {}
+    for key, nlp, references in (("a", nlp_a, references_a), ("b", nlp_b, references_b)):
+        cluster = the_cluster_component(nlp)
+        constraints = list(cluster.cfg.get("constraints", []))
+        scored = scored_docs(nlp, references, batch_size=batch_size)
+        docs = [doc for doc, _ in scored]
+        scores = [doc_scores for _, doc_scores in scored]
+        redecode_docs(docs, scores, cluster.cfg, constraints=constraints, decoder=cluster.decoder)
+        counts.append(gold.counts(docs, keep_singletons))
+        sides[key] = {"constraints": constraints}
+    return {
+        **sides,
+        **gold.bootstrapped(*counts, options),
+        "keep_singletons": keep_singletons,
+        **options,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _checked_options(n_resamples: int, seed: int, confidence: float) -> Dict[str, Any]:
+    """The bootstrap's options, checked before any model runs (as the bootstrap would after)."""
+    if n_resamples < 1:
+        raise ValueError(Errors.CE422.format(value=n_resamples))
+    if not 0 < confidence < 1:
+        raise ValueError(Errors.CE423.format(value=confidence))
+    return {"n_resamples": n_resamples, "seed": seed, "confidence": confidence}
+
+
+class _GoldSplit:
+    """The gold docs split into fully annotated ones (CoNLL metrics) and GAP examples."""
+
+    def __init__(self, references: List[Doc]):
+        self.is_gap = [GOLD_MENTIONS_KEY in ref.spans for ref in references]
+        self.conll = [ref for ref, gap in zip(references, self.is_gap) if not gap]
+        self.gap = [ref for ref, gap in zip(references, self.is_gap) if gap]
+        if not self.conll and not self.gap:
+            raise ValueError(Errors.CE421.format(what="document in the data"))
+
+    def counts(self, docs: List[Doc], keep_singletons: bool) -> Tuple[Any, Any]:
+        """Each document's CoNLL counts and each GAP example's counts, as arrays."""
+        conll_preds = [doc for doc, gap in zip(docs, self.is_gap) if not gap]
+        gap_preds = [doc for doc, gap in zip(docs, self.is_gap) if gap]
+        conll = conll_doc_counts(self.conll, conll_preds, keep_singletons=keep_singletons)
+        return conll_counts_array(conll), gap_counts_array(gap_example_counts(self.gap, gap_preds))
+
+    def bootstrapped(self, counts_a, counts_b, options: Dict[str, Any]) -> Dict[str, Any]:
+        (conll_a, gap_a), (conll_b, gap_b) = counts_a, counts_b
+        conll = bootstrap_conll(conll_a, conll_b, **options) if self.conll else None
+        gap = bootstrap_gap(gap_a, gap_b, **options) if self.gap else None
+        return {
+            "conll": _as_dicts(conll),
+            "gap": _as_dicts(gap),
+            "n_conll_docs": len(self.conll),
+            "n_gap_examples": len(self.gap),
+        }
 
 
 def _as_dicts(result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Dict[str, Any]]]:

@@ -12,6 +12,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
+from ..lang.en import english
 from ..types import MentionOffset
 
 # BERT's masking strategy (seed 000, appendix A.1): mask token, random token, unchanged.
@@ -23,15 +24,10 @@ NAME_LABEL = "PERSON"
 
 # The pronouns to predict: third-person personal pronouns, the ones that point at an antecedent
 # mention (first and second person point at speakers, which unlabeled prose does not mark).
-# The class of a masked pronoun is its lower-cased form.
-# fmt: off
-MASCULINE_PRONOUNS = ("he", "him", "his", "himself")
-PRONOUN_CLASSES: Tuple[str, ...] = MASCULINE_PRONOUNS + (
-    "she", "her", "hers", "herself",
-    "it", "its", "itself",
-    "they", "them", "their", "theirs", "themselves",
-)
-# fmt: on
+# The class of a masked pronoun is its lower-cased form, in the order of the lexicon's pronoun
+# table: "he", "him", "his", "himself", "she", ..., "it", ..., "they", ..., "themselves".
+MASCULINE_PRONOUNS = english().pronouns(person=3, gender="masculine")
+PRONOUN_CLASSES: Tuple[str, ...] = english().pronouns(person=3, generic=False)
 PRONOUN_INDEX: Dict[str, int] = {form: i for i, form in enumerate(PRONOUN_CLASSES)}
 
 

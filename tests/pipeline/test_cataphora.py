@@ -7,11 +7,8 @@ from decoding_helpers import parsed, scores_for  # noqa: E402 (tests/)
 
 from spacy_coref.pipeline.cataphora import link_cataphora, unparsed_fronted_subjects
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import (
-    CATAPHORIC_PRONOUNS,
-    conflicting_classes,
-    mention_constraints,
-)
+from spacy_coref.pipeline.mention_analysis import mention_constraints
+from spacy_coref.pipeline.mention_classes import CATAPHORIC_PRONOUNS, conflicting_classes
 from spacy_coref.pipeline.name_match import mention_classes
 
 def landed_doc(pronoun="she", subject="Maria"):

@@ -10,7 +10,9 @@ from spacy_coref.ml.torch.constants import MASKED_SCORE
 from spacy_coref.decoding import clustering
 from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import (
+from spacy_coref.pipeline.binding import binding_masks
+from spacy_coref.pipeline.mention_analysis import agreement_class, mention_constraints
+from spacy_coref.pipeline.mention_classes import (
     ALL_CLASSES,
     COLLECTIVE,
     CONJOINED,
@@ -20,10 +22,7 @@ from spacy_coref.pipeline.constraints import (
     NEUTER,
     PLACE,
     PLURAL,
-    _agreement_class,
-    binding_masks,
     conflicting_classes,
-    mention_constraints,
 )
 from spacy_coref.pipeline.first_names import (
     FEMININE_FIRST_NAMES,
@@ -388,7 +387,7 @@ def test_without_a_parse_a_name_after_a_comma_gives_its_phrase_its_gender():
     assert classes[:3] == [FEMININE, FEMININE, MASCULINE]
     assert classes[4:] == [0, 0]
     # the arrays say what the rules say of each span alone
-    expected = [_agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
+    expected = [agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
     assert classes == expected
 
 
@@ -401,7 +400,7 @@ def test_without_a_parse_an_and_between_adjectives_joins_no_phrases():
     classes = mention_constraints(doc, spans).classes.tolist()
     assert classes[0] == PLURAL | CONJOINED
     assert not classes[1] & CONJOINED and not classes[2] & CONJOINED
-    expected = [_agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
+    expected = [agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
     assert classes == expected
 
 
@@ -433,7 +432,7 @@ def test_without_a_parse_every_span_gets_what_the_rules_give_it_alone():
     spans = [(s, e) for s in range(len(words)) for e in range(s + 1, min(s + 5, len(words) + 1))]
     for first_names in (True, False):
         mentions = mention_constraints(doc, spans, first_names=first_names)
-        expected = [_agreement_class(doc[s:e], doc[e - 1], False, first_names) for s, e in spans]
+        expected = [agreement_class(doc[s:e], doc[e - 1], False, first_names) for s, e in spans]
         if first_names:  # and, read off the whole doc, "Okafor" alone after "Alice Okafor"
             expected[spans.index((13, 14))] = FEMININE
         assert mentions.classes.tolist() == expected

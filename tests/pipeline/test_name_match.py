@@ -5,13 +5,11 @@ from spacy.tokens import Doc, Span
 from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import (
-    AGREEMENT,
-    BINDING,
+from spacy_coref.pipeline.constraints import AGREEMENT, BINDING, NAMES
+from spacy_coref.pipeline.mention_classes import (
     COLLECTIVE,
     FEMININE,
     MASCULINE,
-    NAMES,
     conflicting_classes,
 )
 from spacy_coref.pipeline.person_names import GroupNames, person_names

@@ -1,5 +1,5 @@
 """Persons outside quotes: "I", "we", "you" and "he" are four people there, and a
-conflict between them is repaired by cutting the weakest link (constraints.narration_persons,
+conflict between them is repaired by cutting the weakest link (persons.narration_persons,
 clustering's `cut_classes`)."""
 import numpy
 import spacy
@@ -8,7 +8,8 @@ from spacy.tokens import Doc, Span
 from spacy_coref.annotations import SPEAKERS_KEY
 from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import (
+from spacy_coref.pipeline.mention_analysis import mention_constraints
+from spacy_coref.pipeline.mention_classes import (
     CONJOINED,
     FEMININE,
     FIRST_PLURAL_PERSON,
@@ -21,11 +22,8 @@ from spacy_coref.pipeline.constraints import (
     SPEAKERS,
     THIRD_PERSON,
     conflicting_classes,
-    mention_constraints,
-    narration_persons,
-    speaker_persons,
-    speakers_you_apart,
 )
+from spacy_coref.pipeline.persons import narration_persons, speaker_persons, speakers_you_apart
 
 from decoding_helpers import scores_for  # noqa: E402 (tests/)
 

@@ -8,7 +8,8 @@ from decoding_helpers import scores_for  # noqa: E402 (tests/)
 
 from spacy_coref.decoding.clustering import constrained_clusters, predict_clusters
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import DISTINCT_NAMES, conflicting_classes
+from spacy_coref.pipeline.constraints import DISTINCT_NAMES
+from spacy_coref.pipeline.mention_classes import conflicting_classes
 from spacy_coref.pipeline.name_match import link_repeated_names
 from spacy_coref.pipeline.person_names import (
     GroupNames,

@@ -6,7 +6,7 @@ from spacy.tokens import Doc
 from decoding_helpers import POS, parsed, scores_for  # noqa: E402 (tests/)
 
 from spacy_coref.decoding import decode_clusters
-from spacy_coref.pipeline.constraints import FEMININE, MASCULINE, conflicting_classes
+from spacy_coref.pipeline.mention_classes import FEMININE, MASCULINE, conflicting_classes
 from spacy_coref.pipeline.same_head import merge_nested_same_head, one_mention_per_head
 
 def greta_doc():

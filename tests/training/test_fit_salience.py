@@ -1,11 +1,10 @@
 """scripts/fit_salience.py: the he/she pronouns of a gold corpus, with their candidates'
 salience features, and weights fitted to them that prefer what the gold prefers."""
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy
 import spacy
+from script_loading import load_script  # (tests/)
 from spacy.tokens import DocBin
 
 from spacy_coref.annotations import set_clusters
@@ -15,11 +14,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_salience.py"
 
 
 def fit_salience():
-    spec = importlib.util.spec_from_file_location("fit_salience", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "fit_salience")
 
 
 def test_the_fit_weighs_the_feature_that_picks_the_gold():

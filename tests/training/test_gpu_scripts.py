@@ -2,7 +2,6 @@
 and the loss that the spaCy pipeline gives, and import_weights.py puts the weights back; for
 the accurate pipeline (a tiny MPNet with its lower layers frozen) the route runs end to end:
 prepare.py's loads, run_accurate.sh's staging and training, import into the shipped layout."""
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 import spacy
 import torch
 from spacy.tokens import Doc
+from script_loading import load_script  # (tests/)
 from spacy.training import Example
 
 from spacy_coref.annotations import set_clusters
@@ -35,11 +35,7 @@ def mention(doc, text):
 
 
 def script(name):
-    spec = importlib.util.spec_from_file_location(f"gpu_{name}", SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPTS / f"{name}.py", f"gpu_{name}")
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,10 @@
 """agreement: one entity is not "he" and "she", nor "it" and a person, nor two speakers' "I"
-(the classes of `pipeline/constraints.py`, cut by `constrained_clusters`)."""
+(the classes of `pipeline/mention_classes.py`, cut by `constrained_clusters`)."""
 from spacy.util import registry
 
 from ...annotations import SPEAKERS_KEY
-from ...pipeline.constraints import _with_persons, conflicting_classes, speakers_you_apart
+from ...pipeline.mention_classes import conflicting_classes
+from ...pipeline.persons import with_persons, speakers_you_apart
 from ..state import DecodingState
 from ..step import DecodingStep
 
@@ -17,7 +18,7 @@ class Agreement(DecodingStep):
         if state.parsed and len(doc.spans.get(SPEAKERS_KEY, [])) > 0:
             # not without a parse (the fast pipeline), whose OntoGUM it cost 0.06
             state.forbid(speakers_you_apart(doc, state.spans, state.antecedents))
-        state.classes = _with_persons(doc, state.spans, state.mentions.classes)
+        state.classes = with_persons(doc, state.spans, state.mentions.classes)
         state.conflicts = conflicting_classes
 
 

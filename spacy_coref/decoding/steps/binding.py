@@ -1,9 +1,9 @@
 """binding: a non-reflexive pronoun is not the subject of its own clause, a reflexive is, and
-a possessor is not the noun phrase it is part of (`pipeline/constraints.py`; without a parse,
+a possessor is not the noun phrase it is part of (`pipeline/binding.py`; without a parse,
 `pipeline/unparsed_binding.py`)."""
 from spacy.util import registry
 
-from ...pipeline.constraints import binding_masks, part_possessors
+from ...pipeline.binding import binding_masks, part_possessors
 from ...pipeline.unparsed_binding import unparsed_clause_subjects
 from ..state import DecodingState
 from ..step import DecodingStep

@@ -2,7 +2,7 @@
 from spacy.util import registry
 
 from ...pipeline.cataphora import link_cataphora
-from ...pipeline.constraints import CATAPHORIC_PRONOUNS, conflicting_classes
+from ...pipeline.mention_classes import CATAPHORIC_PRONOUNS, conflicting_classes
 from ..state import DecodingState
 from ..step import DecodingStep
 

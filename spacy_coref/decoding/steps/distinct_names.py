@@ -2,7 +2,7 @@
 "Eugenio Bernal") are never in one cluster (`pipeline/person_names.py`)."""
 from spacy.util import registry
 
-from ...pipeline.constraints import antecedents_of_he_and_she
+from ...pipeline.persons import antecedents_of_he_and_she
 from ...pipeline.person_names import person_names
 from ..state import DecodingState
 from ..step import DecodingStep

@@ -1,7 +1,7 @@
 """indefinites: "a new library" introduces an entity and takes no antecedent."""
 from spacy.util import registry
 
-from ...pipeline.constraints import _without_antecedents
+from ..score_edits import without_antecedents
 from ..state import DecodingState
 from ..step import DecodingStep
 
@@ -10,7 +10,7 @@ class Indefinites(DecodingStep):
     name = "indefinites"
 
     def scores(self, state: DecodingState) -> None:
-        state.scores = _without_antecedents(state.scores, state.mentions.indefinite)
+        state.scores = without_antecedents(state.scores, state.mentions.indefinite)
 
 
 @registry.misc("spacy_coref.decode.indefinites.v1")

@@ -2,14 +2,8 @@
 mention's cluster where agreement allows (`pipeline/name_match.py`)."""
 from spacy.util import registry
 
-from ...pipeline.constraints import (
-    COLLECTIVE,
-    FEMININE,
-    MASCULINE,
-    _forbidden_pairs,
-    _possessor_pairs,
-    conflicting_classes,
-)
+from ...pipeline.binding import forbidden_pronoun_pairs, possessor_pairs
+from ...pipeline.mention_classes import COLLECTIVE, FEMININE, MASCULINE, conflicting_classes
 from ...pipeline.name_match import link_repeated_names
 from ...pipeline.person_names import GroupNames
 from ..state import DecodingState
@@ -30,11 +24,11 @@ class Names(DecodingStep):
         clashes = None
         if state.names is not None:  # "distinct_names" ran
             clashes = GroupNames(dict(zip(map(tuple, spans), state.names))).clash
-        apart = _forbidden_pairs(state.doc, state.scores, state.spans, state.forbidden)
+        apart = forbidden_pronoun_pairs(state.doc, state.scores, state.spans, state.forbidden)
         if "binding" in state.active:
             # nor may a name bring a phrase into its possessor's cluster ("its new chip" with
             # the "its" of Fenwick Labs, through "Fenwick" linked to the chip's "it")
-            apart |= _possessor_pairs(state.spans, state.mentions)
+            apart |= possessor_pairs(state.spans, state.mentions)
         state.clusters = link_repeated_names(
             state.doc, state.clusters, spans, classes, conflicting_classes, clashes,
             person_classes=MASCULINE | FEMININE, apart=apart, company_classes=COLLECTIVE,

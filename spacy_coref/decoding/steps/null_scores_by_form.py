@@ -3,7 +3,7 @@ their own score of "no antecedent". Not a named step: the decoder runs it before
 as a part of the model's calibration."""
 from typing import Dict
 
-from ...pipeline.constraints import _with_null_scores_by_form
+from ..score_edits import with_null_scores_by_form
 from ..state import DecodingState
 from ..step import DecodingStep
 
@@ -15,6 +15,6 @@ class NullScoresByForm(DecodingStep):
         self.by_form = dict(by_form)
 
     def scores(self, state: DecodingState) -> None:
-        state.scores = _with_null_scores_by_form(
+        state.scores = with_null_scores_by_form(
             state.doc, state.scores, state.spans, state.null_score, self.by_form
         )

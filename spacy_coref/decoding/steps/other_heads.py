@@ -3,7 +3,7 @@ government") only where the link scores well above "no antecedent" (`pipeline/ot
 without a parse, heads from each word's usual tag, `pipeline/word_tags.py`)."""
 from spacy.util import registry
 
-from ...pipeline.constraints import _lowered
+from ..score_edits import lowered_scores
 from ...pipeline.other_heads import OTHER_HEAD_MARGIN, other_head_pairs, unparsed_other_head_pairs
 from ..state import DecodingState
 from ..step import DecodingStep
@@ -20,7 +20,7 @@ class OtherHeads(DecodingStep):
             other = other_head_pairs(state.doc, state.mentions.heads, state.scores.antecedents)
         else:
             other = unparsed_other_head_pairs(state.doc, state.spans, state.scores.antecedents)
-        state.scores = _lowered(state.scores, other & state.valid(), self.margin)
+        state.scores = lowered_scores(state.scores, other & state.valid(), self.margin)
 
 
 @registry.misc("spacy_coref.decode.other_heads.v1")

@@ -2,7 +2,7 @@
 who ..."), after merging the clusters that hold such a pair (`pipeline/same_head.py`)."""
 from spacy.util import registry
 
-from ...pipeline.constraints import conflicting_classes
+from ...pipeline.mention_classes import conflicting_classes
 from ...pipeline.same_head import merge_nested_same_head, one_mention_per_head
 from ..state import DecodingState
 from ..step import DecodingStep

@@ -4,7 +4,7 @@ Street", not "the house"), and a pronoun links to a whole name, not its parts
 mentions the model linked."""
 from spacy.util import registry
 
-from ...pipeline.constraints import _with_whole_names
+from ..score_edits import with_whole_names
 from ...pipeline.whole_phrases import fold_first_words, whole_names, whole_phrases
 from ..state import DecodingState
 from ..step import DecodingStep
@@ -14,7 +14,7 @@ class WholePhrases(DecodingStep):
     name = "whole_phrases"
 
     def scores(self, state: DecodingState) -> None:
-        state.scores = _with_whole_names(state.scores, *whole_names(state.doc, state.spans))
+        state.scores = with_whole_names(state.scores, *whole_names(state.doc, state.spans))
 
     def masks(self, state: DecodingState) -> None:
         state.constrained = True  # clustering that keeps one entity's nested mentions together

@@ -1,6 +1,8 @@
 """English: the data files of this folder (first names with their gender, surnames, titles,
 gendered words, nouns of people, of bodies of people and of things, the last words of company
-names, verbs of saying, contrast groups and the pronoun table), read once into a `Lexicon`.
+names, verbs of saying, contrast groups, the pronoun table, function words, the verbs the rules
+name with their forms, letter words and capitalised words that are no names), read once into a
+`Lexicon`.
 
 The pipeline's modules read their word lists from `english()` at import; a config reads the
 same object through the registered function:
