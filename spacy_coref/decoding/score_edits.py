@@ -12,6 +12,7 @@ from spacy.tokens import Doc
 from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN, MASKED_SCORE
 from ..types import CorefScores, valid_antecedents
 
+
 def with_null_scores_by_form(
     doc: Doc,
     scores: CorefScores,

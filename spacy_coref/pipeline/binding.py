@@ -13,6 +13,7 @@ from ..types import ClusterOffsets, CorefScores, MentionOffset, valid_antecedent
 from .mention_analysis import MentionConstraints
 from .mention_classes import AGREEMENT_BY_PRONOUN
 
+
 def binding_masks(mentions: MentionConstraints, antecedents: numpy.ndarray):
     """Which candidate antecedents binding forbids, and which it requires.
 

@@ -26,6 +26,7 @@ from .mention_classes import (
 from .name_match import mention_classes
 from .quotes import FIRST_SINGULAR, SECOND, find_quotes, marks_all_paired, quotation_mark_positions
 
+
 def narration_persons(doc: Doc, spans: numpy.ndarray, classes: numpy.ndarray) -> numpy.ndarray:
     """The agreement classes plus each pronoun's person, in a doc without quotation marks (an
     email, a report, a transcript) or with its speakers given: there "I", "we" and "you" are
