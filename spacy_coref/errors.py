@@ -219,6 +219,8 @@ class Errors(metaclass=ErrorsWithCodes):
     CE117 = ("{loc}: expected a line of the word-tag table as 'word<TAB>POS<TAB>TAG' (a word in "
              "lower case, its coarse and fine part-of-speech tags), but found '{found}'. Rebuild "
              "the table with `spacy-coref word-tags`.")
+    CE118 = ("Expected '{name}' setting 'soft_target_weight' to be a number from 0 to 1, but "
+             "found {value!r}.")
     # (CE140-CE149: the Doc._/Span._/Token._ extensions)
     CE140 = ("Cannot register the extension {obj}._.{name}: it is already registered by "
              "{owner}. spacy_coref derives {obj}._.{name} from doc.spans; remove the other one "
@@ -313,6 +315,14 @@ class Errors(metaclass=ErrorsWithCodes):
              "(e.g. a trained pipeline's 'transformer', with 'model'), a pipeline whose "
              "'coref_cluster' listens to an encoder component, and --paths.init_coref set too. "
              "Check --paths.init_encoder.")
+    CE270 = ("Malformed soft targets in {where}: {problem}. Expected the teacher's antecedent "
+             "distributions as `spacy-coref distill-label --soft` writes them.")
+    CE271 = ("{path}: not a finished silver directory ({problem}). Label it with `spacy-coref "
+             "distill-label TEACHER DATA DIR`, which goes on from its last finished shard.")
+    CE272 = ("{path} was written with other settings ({fields}). Label into another directory, "
+             "or delete this one to start again.")
+    CE273 = ("Expected --temperature above 0 and --min-prob from 0 to below 1, but found "
+             "{temperature} and {min_prob}.")
     # project workflows, evaluation and packaging (CE280-CE299)
     CE280 = ("GAP's gold-two-mention setting gives the labelled spans to the 'coref_mentions' "
              "component as its candidates, but the pipeline has none (directly or inside a "

@@ -30,7 +30,8 @@ from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
-from ..training.losses import antecedent_loss, mention_loss
+from ..training.losses import antecedent_loss, mention_loss, soft_antecedent_loss
+from ..training.silver import get_antecedent_targets
 from ..types import MentionOffset
 from .constraints import DEFAULT_CONSTRAINTS, check_constraints, check_null_scores_by_form
 from .encoder_precision import PrecisionSetting
@@ -75,6 +76,7 @@ CONFIG_ONLY = ("scheme", "constraints", "precision")  # and the decoder, which c
         "null_scores_by_form": {},
         "store_scores": False,
         "learn_rate_scale": 1.0,
+        "soft_target_weight": 0.0,
         "scheme": None,
         "constraints": list(DEFAULT_CONSTRAINTS),
         "decoder": None,
@@ -100,6 +102,7 @@ def make_coref_cluster(
     null_scores_by_form: Dict[str, float],
     store_scores: bool,
     learn_rate_scale: float,
+    soft_target_weight: float,
     scheme: Optional[str],
     constraints: List[str],
     decoder: Optional[Decoder],
@@ -121,6 +124,9 @@ def make_coref_cluster(
     store_scores (bool): keep every scored pair in doc.user_data for Doc._.coref_scores.
     learn_rate_scale (float): the head's learning rate relative to the optimizer's, which a
         shared transformer is trained with (s2e trains its head about 30x faster).
+    soft_target_weight (float): distillation: in training docs that hold a teacher's
+        antecedent distributions (`spacy-coref distill-label --soft`), the weight w of the
+        cross-entropy against them, the clusters' loss taking 1 - w; 0: the clusters alone.
     scheme (Optional[str]): for a model with annotation schemes (spacy_coref.S2ECoref.v2), the
         scheme to follow in docs that name none (e.g. "ontonotes" or "litbank"); None: the
         model's first.
@@ -161,6 +167,7 @@ def make_coref_cluster(
         null_scores_by_form=null_scores_by_form,
         store_scores=store_scores,
         learn_rate_scale=learn_rate_scale,
+        soft_target_weight=soft_target_weight,
         scheme=scheme,
         constraints=constraints,
         decoder=decoder,
@@ -183,6 +190,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         null_scores_by_form: Optional[Dict[str, float]] = None,
         store_scores: bool = False,
         learn_rate_scale: float = 1.0,
+        soft_target_weight: float = 0.0,
         scheme: Optional[str] = None,
         constraints: Iterable[str] = DEFAULT_CONSTRAINTS,
         decoder: Optional[Decoder] = None,
@@ -202,6 +210,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
             "null_scores_by_form": check_null_scores_by_form(null_scores_by_form or {}, name),
             "store_scores": store_scores,
             "learn_rate_scale": learn_rate_scale,
+            "soft_target_weight": check_weight(soft_target_weight, name),
             "scheme": scheme,
             "constraints": self._step_names(constraints, decoder, name),
             "nI": None,
@@ -316,16 +325,23 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
     def get_loss(
         self, examples: Iterable[Example], scores: List[CorefScores]
     ) -> Tuple[float, List[Tuple[Any, Any]]]:
-        """Marginal log-likelihood of the gold antecedents (plus the weighted mention loss),
-        averaged over the docs of the batch."""
+        """Marginal log-likelihood of the gold antecedents (mixed with the cross-entropy
+        against a teacher's distributions where a doc has them and `soft_target_weight` is
+        set; plus the weighted mention loss), averaged over the docs of the batch."""
         examples = list(examples)
         ops = self.model.ops
         weight = self.cfg["mention_loss_weight"]
+        soft = self.cfg.get("soft_target_weight", 0.0)
         total, grads = 0.0, []
         for eg, doc_scores in zip(examples, scores):
             cluster_of, labelled = gold_annotation(eg)
             self._warn_unaligned(eg, cluster_of)
             loss, d_pairs = antecedent_loss(doc_scores, cluster_of, labelled)
+            targets = get_antecedent_targets(eg.reference) if soft else None
+            if targets is not None:
+                soft_loss, d_soft = soft_antecedent_loss(doc_scores, targets)
+                loss = (1.0 - soft) * loss + soft * soft_loss
+                d_pairs = (1.0 - soft) * d_pairs + soft * d_soft
             d_mentions = numpy.zeros(len(doc_scores.mention_scores), dtype="float32")
             if weight:
                 m_loss, d_mentions = mention_loss(doc_scores, set(cluster_of), labelled)
@@ -498,6 +514,13 @@ def load_weights(model: Model, data: bytes) -> None:
     configured = dict(model.attrs)
     model.from_bytes(data)
     model.attrs.update(configured)
+
+
+def check_weight(value: Any, name: str) -> float:
+    """The soft target weight of a component setting, checked (CE118)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(Errors.CE118.format(name=name, value=value))
+    return float(value)
 
 
 def empty_scores(ops) -> CorefScores:

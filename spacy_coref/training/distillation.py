@@ -1,24 +1,31 @@
-"""Hard-target distillation (seed 002): a teacher pipeline labels unlabeled text with its
-clusters, written as a silver .spacy corpus; a smaller, faster student (configs/
-distill_student.cfg) trains on it with `spacy train`, then on gold data starting from the silver
-weights (`--paths.init_coref`). Hard targets (the teacher's clusters, not its scores) avoid the
-pruning mismatch and the intransitive logits that made soft targets fail in seed 002, 5.1.
+"""Distillation (seed 002): a teacher pipeline labels unlabeled text with its clusters (and, on
+request, its antecedent distributions), written as a silver corpus (`silver.py`); a smaller,
+faster student (configs/distill_student.cfg) trains on it with `spacy train`, then on gold
+data starting from the silver weights (`--paths.init_coref`). Hard targets (the teacher's
+clusters) avoid the intransitive logits that made soft targets fail in seed 002, 5.1; soft
+targets (`coref_cluster`'s `soft_target_weight`) are measured against them.
 """
 
+import hashlib
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..annotations import get_clusters, set_clusters, set_doc_id
+from ..annotations import get_doc_id
 from ..errors import Errors
-from ..formats import read_docs, write_docs
+from ..formats import read_docs
 from ..pipeline.coref import SHIPPED_PIPELINES
 from ..util import bare_copy, check_at_least_one
-from .evaluation import BASE_PIPELINE, evaluate_docs, load_coref_nlp
+from .evaluation import (
+    BASE_PIPELINE, cluster_components, evaluate_docs, keeping_scores, load_coref_nlp, scored_docs,
+)
+from .silver import (
+    SilverWriter, antecedent_targets, set_antecedent_targets, silver_doc, write_silver,
+)
 from .unlabeled import read_texts
 
 COREF_COMPONENTS = ("coref_cluster", "coref")
@@ -46,24 +53,43 @@ def load_pipeline(model: str, *, base: str = BASE_PIPELINE) -> Language:
     return load_coref_nlp(model, base=base)
 
 
-def silver_doc(predicted: Doc, name: str) -> Doc:
-    """The teacher's output as training data: the words and the clusters, nothing else."""
-    doc = Doc(
-        predicted.vocab,
-        words=[t.text for t in predicted],
-        spaces=[bool(t.whitespace_) for t in predicted],
-    )
-    set_clusters(doc, get_clusters(predicted))
-    set_doc_id(doc, name)
-    return doc
+def teacher_fingerprint(nlp: Language, model: str) -> str:
+    """What names the teacher in a silver manifest: the model as given, its pipeline's name
+    and version, and a digest of its coreference weights, so that a silver directory is never
+    continued with another teacher (a retrained default keeps its name and version)."""
+    digest = hashlib.sha256()
+    for cluster in cluster_components(nlp):
+        digest.update(cluster.model.to_bytes())
+    name, version = nlp.meta.get("name", "?"), nlp.meta.get("version", "?")
+    return f"{model} ({name} {version}, weights {digest.hexdigest()[:16]})"
 
 
 def label_texts(
-    teacher: Language, texts: Sequence[Tuple[str, str]], *, batch_size: int = 8
+    teacher: Language,
+    texts: Sequence[Tuple[str, str]],
+    *,
+    batch_size: int = 8,
+    soft: Optional[Dict[str, Any]] = None,
 ) -> List[Doc]:
-    """Silver docs: the teacher's clusters on each (id, text)."""
-    docs = teacher.pipe((text for _, text in texts), batch_size=batch_size)
-    return [silver_doc(doc, name) for (name, _), doc in zip(texts, docs)]
+    """Silver docs: the teacher's clusters on each (id, text) and, with `soft` (the settings of
+    `silver.antecedent_targets`: top_k, min_prob, temperature), its antecedent distributions."""
+    if soft is None:
+        docs = teacher.pipe((text for _, text in texts), batch_size=batch_size)
+        return [silver_doc(doc, name) for (name, _), doc in zip(texts, docs)]
+    (cluster,) = cluster_components(teacher)
+    silver = []
+    with keeping_scores(teacher) as kept:
+        docs = teacher.pipe((text for _, text in texts), batch_size=batch_size)
+        for (name, _), doc in zip(texts, docs):
+            targets = antecedent_targets(
+                doc,
+                kept.pop(id(doc)),
+                null_score=cluster.cfg.get("null_score", 0.0),
+                null_scores_by_form=cluster.cfg.get("null_scores_by_form", {}),
+                **soft,
+            )
+            silver.append(silver_doc(doc, name, targets))
+    return silver
 
 
 def make_silver_corpus(
@@ -73,38 +99,131 @@ def make_silver_corpus(
     *,
     max_texts: int = 200,
     max_words: int = 1000,
-    seed: int = 0,
+    seed: Optional[int] = 0,
     base: str = BASE_PIPELINE,
+    shard_size: int = 50,
+    soft: bool = False,
+    top_k: int = 8,
+    min_prob: float = 0.01,
+    temperature: float = 1.0,
+    prefix: str = "silver",
+    on_shard: Optional[Callable[[Path, int], None]] = None,
 ) -> Dict[str, Any]:
-    """Label unlabeled text with the teacher and write the silver corpus.
+    """Label unlabeled text with the teacher into the silver directory `output`, shard by
+    shard: a run stopped part way goes on from its last finished shard, and one with a larger
+    `max_texts` labels only the texts it adds.
 
-    teacher (str): the teacher pipeline ("default" or a directory).
+    teacher (str): the teacher pipeline ("default", "accurate" or a directory).
     data (Path): unlabeled .jsonl file(s).
-    output (Path): the .spacy file to write.
+    output (Path): the silver directory (it may hold gold data files too).
     max_texts (int): label at most this many texts.
     max_words (int): split chunks into texts of about this many words.
-    seed (int): the seed of the text sample.
+    seed (Optional[int]): the seed of the text sample (None: the files' order).
     base (str): the parser pipeline for a teacher without its own.
-    RETURNS (Dict[str, Any]): statistics of the silver corpus and the teacher's speed.
+    shard_size (int): texts per shard.
+    soft (bool): also keep the teacher's antecedent distributions (soft targets).
+    top_k (int): with `soft`, at most this many antecedents per mention.
+    min_prob (float): with `soft`, antecedents less likely than this are left out.
+    temperature (float): with `soft`, the softmax temperature of the teacher's scores.
+    prefix (str): the name of the shards and their manifest in `output`.
+    on_shard (Optional[Callable[[Path, int], None]]): called with each new shard and the texts
+        done so far.
+    RETURNS (Dict[str, Any]): statistics of the silver corpus and the teacher's speed in this
+        run (None where every shard was finished before).
     """
+    check_at_least_one(shard_size=shard_size, top_k=top_k)
     texts = read_texts(data, max_texts=max_texts, max_words=max_words, seed=seed)
     nlp = load_pipeline(teacher, base=base)
+    soft_settings = {"top_k": top_k, "min_prob": min_prob, "temperature": temperature}
+    # the soft settings are part of the run only where they shape its labels
+    run = {"teacher": teacher_fingerprint(nlp, teacher), "soft": soft,
+           **(soft_settings if soft else {})}
+    n_words = 0
     start = time.perf_counter()
-    docs = label_texts(nlp, texts)
-    seconds = time.perf_counter() - start
-    output.parent.mkdir(parents=True, exist_ok=True)
-    write_docs(docs, output)
-    clusters = [get_clusters(doc) for doc in docs]
-    n_words = sum(len(doc) for doc in docs)
+
+    def label(batch):
+        nonlocal n_words
+        docs = label_texts(nlp, batch, soft=soft_settings if soft else None)
+        n_words += sum(len(doc) for doc in docs)
+        return docs
+
+    writer = write_silver(
+        label, texts, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard
+    )
+    return _silver_stats(writer, run, str(output), n_words, time.perf_counter() - start)
+
+
+def _silver_stats(
+    writer: SilverWriter, run: Dict[str, Any], output: str, n_words: int, seconds: float
+) -> Dict[str, Any]:
+    shards = writer.shards
     return {
-        "teacher": teacher,
-        "texts": len(docs),
-        "tokens": n_words,
-        "clusters": sum(len(c) for c in clusters),
-        "mentions": sum(len(cluster) for c in clusters for cluster in c),
+        "teacher": run["teacher"],
+        "output": output,
+        "texts": writer.done,
+        "shards": len(shards),
+        "tokens": sum(shard["tokens"] for shard in shards),
+        "clusters": sum(shard["clusters"] for shard in shards),
+        "soft": run["soft"],
+        "labelled_now": n_words,
         "seconds": round(seconds, 1),
-        "teacher_words_per_second": round(n_words / seconds, 1) if seconds else None,
+        "teacher_words_per_second": round(n_words / seconds, 1) if n_words else None,
     }
+
+
+def label_gold_corpus(
+    teacher: str,
+    data: Path,
+    output: Path,
+    *,
+    base: str = BASE_PIPELINE,
+    shard_size: int = 50,
+    top_k: int = 8,
+    min_prob: float = 0.01,
+    temperature: float = 1.0,
+    prefix: str = "gold",
+    on_shard: Optional[Callable[[Path, int], None]] = None,
+) -> Dict[str, Any]:
+    """The gold training documents with the teacher's antecedent distributions added (soft
+    targets beside the gold clusters, which stay as they are), written to the silver directory
+    `output` shard by shard as `make_silver_corpus` writes (and goes on).
+
+    teacher (str): the teacher pipeline ("default", "accurate" or a directory).
+    data (Path): gold data (.spacy, CoNLL-2012, GAP .tsv or .jsonl; a file or a directory).
+    output (Path): the silver directory (its gold data files are read as gold training data
+        too: write to another directory than `data`'s).
+    prefix (str): the name of the shards and their manifest in `output`.
+    RETURNS (Dict[str, Any]): as `make_silver_corpus`.
+    """
+    check_at_least_one(shard_size=shard_size, top_k=top_k)
+    nlp = load_pipeline(teacher, base=base)
+    references = read_docs(data, vocab=nlp.vocab)
+    soft = {"top_k": top_k, "min_prob": min_prob, "temperature": temperature}
+    (cluster,) = cluster_components(nlp)
+    run = {"teacher": teacher_fingerprint(nlp, teacher), "soft": "gold", **soft}
+    # documents are named by their place and source name: names may repeat across sources
+    items = [(f"{i}:{get_doc_id(doc)['name']}", doc) for i, doc in enumerate(references)]
+    n_words = 0
+    start = time.perf_counter()
+
+    def label(batch):
+        nonlocal n_words
+        refs = [doc for _, doc in batch]
+        n_words += sum(len(doc) for doc in refs)
+        for ref, (predicted, scores) in zip(refs, scored_docs(nlp, refs)):
+            set_antecedent_targets(ref, antecedent_targets(
+                predicted,
+                scores,
+                null_score=cluster.cfg.get("null_score", 0.0),
+                null_scores_by_form=cluster.cfg.get("null_scores_by_form", {}),
+                **soft,
+            ))
+        return refs
+
+    writer = write_silver(
+        label, items, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard
+    )
+    return _silver_stats(writer, run, str(output), n_words, time.perf_counter() - start)
 
 
 def compare_models(

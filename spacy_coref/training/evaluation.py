@@ -39,6 +39,26 @@ from ..util import bare_copy
 GIVEN_MENTIONS_KEY = "coref_given_mentions"
 
 
+@contextmanager
+def keeping_scores(nlp: Language) -> Iterator[Dict[int, CorefScores]]:
+    """While open, the antecedent scores of every doc that the pipeline's one `coref_cluster`
+    annotates, by `id(doc)`: for the docs still alive, so read them while you hold the docs."""
+    (cluster,) = cluster_components(nlp)
+    kept: Dict[int, CorefScores] = {}
+    original = cluster.set_annotations
+
+    def keep(docs, scores):
+        docs = list(docs)
+        kept.update((id(doc), doc_scores) for doc, doc_scores in zip(docs, scores))
+        original(docs, scores)
+
+    cluster.set_annotations = keep
+    try:
+        yield kept
+    finally:
+        cluster.set_annotations = original
+
+
 def scored_docs(
     nlp: Language, references: Iterable[Doc], *, batch_size: int = 8
 ) -> List[Tuple[Doc, CorefScores]]:
@@ -52,21 +72,9 @@ def scored_docs(
     RETURNS (List[Tuple[Doc, CorefScores]]): each predicted doc (clusters set) and its scores,
         in the references' order.
     """
-    (cluster,) = cluster_components(nlp)
-    kept: Dict[int, CorefScores] = {}
-    original = cluster.set_annotations
-
-    def keep(docs, scores):
-        docs = list(docs)
-        kept.update((id(doc), doc_scores) for doc, doc_scores in zip(docs, scores))
-        original(docs, scores)
-
-    cluster.set_annotations = keep
-    try:
+    with keeping_scores(nlp) as kept:
         preds = list(nlp.pipe((bare_copy(ref, nlp.vocab) for ref in references),
                               batch_size=batch_size))
-    finally:
-        cluster.set_annotations = original
     return [(doc, kept[id(doc)]) for doc in preds]
 
 

@@ -1,10 +1,15 @@
-"""The training signal of the s2e head: the marginal log-likelihood of the gold antecedents and
-the mention cross-entropy, with their gradients. Pure numpy over one doc's `CorefScores`."""
-from typing import Dict, Optional, Set, Tuple
+"""The training signal of the s2e head: the marginal log-likelihood of the gold antecedents, the
+cross-entropy against a teacher's antecedent distributions (distillation) and the mention
+cross-entropy, with their gradients. Pure numpy over one doc's `CorefScores`."""
+from typing import TYPE_CHECKING, Dict, Optional, Set, Tuple
 
 import numpy
 
+from ..ml.torch.constants import FIRST_ANTECEDENT_COLUMN
 from ..types import CorefScores, MentionOffset, valid_antecedents
+
+if TYPE_CHECKING:
+    from .silver import AntecedentTargets
 
 
 def antecedent_loss(
@@ -37,6 +42,48 @@ def antecedent_loss(
     log_gold, p_gold = _masked_log_softmax(pair_scores, gold)
     loss = float(((log_norm - log_gold) * rows).sum())
     d_scores = (p_all - p_gold) * rows[:, None]  # [M, 1 + K]
+    return loss, d_scores.astype("float32")
+
+
+def soft_antecedent_loss(
+    scores: CorefScores, targets: "AntecedentTargets"
+) -> Tuple[float, numpy.ndarray]:
+    """Cross-entropy of the student's antecedent distribution against the teacher's (soft
+    targets, `silver.antecedent_targets`), and its gradient with respect to the scores. Each
+    student mention that the teacher kept is a row; the teacher's probabilities of the
+    antecedents the student cannot choose (pruned, or out of its window) are left out and the
+    rest renormalized, so the target is a distribution over the student's own choices.
+
+    RETURNS (float, numpy.ndarray): the loss and d_scores [M, 1 + K].
+    """
+    pair_scores = numpy.asarray(scores.scores, dtype="float32")  # [M, 1 + K]
+    spans = numpy.asarray(scores.candidates)[numpy.asarray(scores.kept)]  # [M, 2]
+    antecedents = numpy.asarray(scores.antecedents)  # [M, K]
+    allowed = valid_antecedents(scores)  # [M, K]
+    target = numpy.zeros_like(pair_scores)  # [M, 1 + K]
+    row_of = {(int(s), int(e)): i for i, (s, e) in enumerate(spans)}
+    for i, mention in enumerate(targets.mentions):
+        row = row_of.get(mention)
+        if row is None:
+            continue
+        target[row, 0] = targets.null[i]
+        for j, p in zip(targets.antecedents[i], targets.probs[i]):
+            column = row_of.get(targets.mentions[j])
+            if column is None:
+                continue
+            (where,) = numpy.nonzero((antecedents[row] == column) & allowed[row])
+            if len(where):
+                target[row, FIRST_ANTECEDENT_COLUMN + where[0]] = p
+    mass = target.sum(axis=1)  # [M]
+    rows = mass > 0
+    if not rows.any():
+        return 0.0, numpy.zeros_like(pair_scores)
+    target[rows] /= mass[rows, None]
+    candidates = numpy.concatenate([numpy.ones((len(spans), 1), dtype=bool), allowed], axis=1)
+    log_norm, p_all = _masked_log_softmax(pair_scores, candidates)
+    log_p = numpy.where(candidates, pair_scores - log_norm[:, None], 0.0)
+    loss = float(-(target * log_p)[rows].sum())
+    d_scores = (p_all - target) * rows[:, None]  # [M, 1 + K]
     return loss, d_scores.astype("float32")
 
 

@@ -79,13 +79,13 @@ def test_make_silver_corpus_from_unlabeled_jsonl(teacher_dir, tmp_path):
     stats = make_silver_corpus(
         str(teacher_dir),
         data,
-        tmp_path / "out" / "silver.spacy",
+        tmp_path / "silver",
         max_texts=2,
         max_words=100,
         seed=0,
     )
-    docs = read_docs(tmp_path / "out" / "silver.spacy")
-    assert stats["texts"] == len(docs) == 2
+    docs = read_docs(tmp_path / "silver")  # the shards, as the training reader reads them
+    assert stats["texts"] == len(docs) == 2 and stats["shards"] == 1
     assert stats["clusters"] == sum(len(get_clusters(doc)) for doc in docs)
     assert stats["tokens"] == sum(len(doc) for doc in docs)
 
