@@ -433,6 +433,10 @@ class Errors(metaclass=ErrorsWithCodes):
     CE393 = "Expected feature_annotations to be one of {options}, but found '{value}'."
     CE392 = ("{path}: the encoder weights file is unreadable or not the encoder's ({error}). "
              "Export the pipeline again with `spacy-coref export-default`.")
+    CE398 = "Expected --weight-storage to be one of {options}, but found '{value}'."
+    CE399 = ("--weight-storage keeps the weights stored beside a packaged encoder "
+             "(encoder_changes.safetensors), but --with-encoder stores the whole encoder: "
+             "leave out one of them.")
     # paired bootstrap comparisons (CE420-CE439)
     CE420 = ("A paired bootstrap compares two decodings of the same documents, in the same "
              "order, but decoding A has counts for {n_a} document(s) and decoding B for {n_b}.")
@@ -482,11 +486,11 @@ class Errors(metaclass=ErrorsWithCodes):
              "({path} has no config.cfg): this copy of the package was built without it, or its "
              "files were removed. Reinstall or upgrade spacy-s2e-coref, or point 'pipeline' at the "
              "directory of a trained pipeline. Shipped pipelines found here: {found}.")
-    CE410 = ("The accurate pipeline's weights are not shipped in this version of spacy-s2e-coref "
-             "({path} has no config.cfg): trained on 2 CPU cores it does not yet beat the default "
-             "on dev (docs/training.md, \"The accurate pipeline\"). Build it with `spacy project "
-             "run accurate` in a checkout of the repository (it exports to that directory, "
-             "where 'accurate' finds it), or use 'default'.")
+    CE410 = ("The accurate pipeline's weights are not in this installation of spacy-s2e-coref "
+             "({path} has no config.cfg): this copy of the package was built without them, or "
+             "their files were removed. Reinstall spacy-s2e-coref, build them with `spacy "
+             "project run accurate` in a checkout of the repository (it exports to that "
+             "directory, where 'accurate' finds it), or use 'default'.")
     # language data (CE440-CE449)
     CE440 = ("{path}: malformed lexicon data file: {problem}. The files of spacy_coref/lang/en/ "
              "ship with spacy-s2e-coref: fix the file (see its \"about\" field and "

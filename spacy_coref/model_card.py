@@ -43,7 +43,9 @@ ACCURATE_ENCODER = PACKAGED_ENCODERS["accurate"]
 # of its layers, the lower ones keep the published weights (configs/coref_accurate.cfg,
 # frozen_layers) and are read from the installed encoder; the upper ones are stored
 ACCURATE_LAYERS = 12
-ACCURATE_FROZEN_LAYERS = 9
+ACCURATE_FROZEN_LAYERS = 6
+# how the stored layers keep their weights (export-default --weight-storage)
+ACCURATE_STORAGE = "int8 weight matrices, float16 vectors"
 # what each shipped pipeline is, for the card's description
 DESCRIPTIONS = {
     "default": (
@@ -314,7 +316,7 @@ def accurate_encoder_source() -> Dict[str, str]:
             f"parameters, uncased): the embeddings and the lower {ACCURATE_FROZEN_LAYERS} layers "
             "are its published weights, read from the installed encoder (a separate install, "
             f"`{ACCURATE_ENCODER.download_command}`, not in the model directory); the upper "
-            f"{stored} layers are fine-tuned and stored in the model (float16)"
+            f"{stored} layers are fine-tuned and stored in the model ({ACCURATE_STORAGE})"
         ),
         "packages": ", ".join(ACCURATE_ENCODER.requirements),
     }
@@ -326,10 +328,11 @@ def accurate_weights() -> str:
     stored = ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS
     return (
         f"Stored in the model: the upper {stored} of the encoder's {ACCURATE_LAYERS} layers "
-        "(fine-tuned, float16), the s2e head and the linguistic features, trained on LitBank's "
-        "fold-0 train split, GAP's development set and the GUM genres listed in 'sources' (no "
-        "augmented copies). Read from the installed encoder, not stored: the embeddings and the "
-        f"lower {ACCURATE_FROZEN_LAYERS} layers, {ACCURATE_ENCODER.model}'s published weights."
+        f"(fine-tuned; {ACCURATE_STORAGE}), the s2e head and the linguistic features, trained "
+        "on LitBank's fold-0 train split, GAP's development set and the GUM genres listed in "
+        "'sources' (no augmented copies). Read from the installed encoder, not stored: the "
+        f"embeddings and the lower {ACCURATE_FROZEN_LAYERS} layers, "
+        f"{ACCURATE_ENCODER.model}'s published weights."
     )
 
 

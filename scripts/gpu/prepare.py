@@ -50,8 +50,10 @@ same 64 MiB: --load-mib (default 56) leaves 8 MiB for it. That holds a checkout 
 over the limit by itself): the round runs from a checkout whose travelling tree is small, with
 DATA in an ignored folder of it (the copy of the code in load_1 is there for such a checkout).
 What comes back ($OUT: at most 8 files of 16 MiB, 64 MiB together) holds the trained weights of
-up to 4 MPNet layers and the head (train.py writes them in files of under 15 MiB): the
-accurate round trains the upper 3 (40.6 MiB in float16, with the head 47 MiB).
+up to 4 MPNet layers and the head (train.py writes them in files of under 15 MiB, float16).
+The accurate recipe now trains the upper 6 (81 MiB in float16): on a GPU, run it with
+--train-layers 4 until train.py writes its layers as `export-default --weight-storage int8`
+stores them (about 7.1 MiB a layer).
 
 The default pipeline (MiniLM, 6 x 384) fits one load (about 40 MB), as before.
 """

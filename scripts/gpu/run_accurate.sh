@@ -12,7 +12,7 @@
 # `train` stages the load it came with, checks every file of the manifest (sizes, sha256;
 # exit 3 naming the missing loads), then runs train.py for MINUTES (loading and the frozen
 # layers' cache included) with its log in $OUT/log_accurate.txt and the weights in
-# $OUT/accurate (3 encoder files of 13.5 MiB and head.pt for MPNet's upper 3 layers).
+# $OUT/accurate (an encoder file of 13.5 MiB per trained layer of MPNet, and head.pt).
 # train.py comes from the staged code/ (prepare.py's copy), so the calls need no checkout of
 # this repository there; where it has one, its scripts/gpu/train.py is the same file.
 # On a machine without a GPU it runs too (a CPU check of the route, far slower).

@@ -11,8 +11,8 @@ embeddings, MPNet's shared relative position bias and the lower N layers stay as
 `spacy_coref/ml/frozen_layers.py` trains them on the CPU: their output for each window is
 computed once (no dropout, bfloat16, kept on the device) and each step runs only the upper
 layers on it. With N = 0 (the default pipeline's round), every layer trains, and the word
-embeddings stay frozen. The default N is the one prepare.py wrote (the accurate pipeline's 9:
-its shipped weights are its upper 3 layers). BERT-style encoders (MiniLM) and MPNet (no token
+embeddings stay frozen. The default N is the one prepare.py wrote (the accurate pipeline's 6:
+its shipped weights are its upper 6 layers). BERT-style encoders (MiniLM) and MPNet (no token
 type ids, positions counted past its padding id 1, one relative position bias for all layers)
 both run; on CUDA the encoder runs under bfloat16 autocast, the head in float32.
 

@@ -15,6 +15,7 @@ from wasabi import msg
 from ..errors import Errors
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
+from ..ml.weight_storage import check_storage
 from ..model_card import NAMES, model_card, write_model_card
 from ..pipeline.mention_classes import NEUTER_PLURAL_PRONOUNS
 from ..pipeline.coref import save_coref_pipeline
@@ -35,6 +36,7 @@ def export_default_cli(
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Where the candidate mentions come from when decoding, for a model that scores spans: spans or sentence_spans (within a sentence, no punctuation at either edge)"),
     with_encoder: bool = typer.Option(False, "--with-encoder", help="Keep the encoder's weights (a fine-tuned encoder), stored as float16"),
     base_encoder: Optional[str] = typer.Option(None, "--base-encoder", help="Store only the encoder weights that differ from this encoder's (e.g. sentence-transformers/all-MiniLM-L6-v2 for a student on its embeddings), as float16; the config names it"),
+    weight_storage: Optional[str] = typer.Option(None, "--weight-storage", help="How the stored encoder weights are kept: float16 (the default with --with-encoder or --base-encoder) or int8 (weight matrices rounded per row, a quarter of float32's size; measure dev before shipping)"),
     precision: Optional[str] = typer.Option(None, "--precision", help="The exported encoder's precision: fp32, bf16 or auto (bf16 where the CPU has it); default: as trained"),
     card: bool = typer.Option(False, "--card", help="Write the model card (license, sources, citations) into meta.json, and LICENSES.md; --name, --version and --card-metrics imply it"),
     card_metrics: Optional[Path] = typer.Option(None, "--card-metrics", help="Directory of `spacy-coref evaluate --output` files (<prefix>_litbank/gum/gap.json) for the card's scores", exists=True, file_okay=False),
@@ -49,6 +51,8 @@ def export_default_cli(
     # the options are checked before anything is loaded or written
     if with_encoder and base_encoder is not None:
         fail_one_line(Errors.CE396)
+    if with_encoder and weight_storage is not None:
+        fail_one_line(Errors.CE399)
     if top_lambda is not None and top_lambda <= 0:
         fail_one_line(Errors.CE394.format(value=top_lambda))
     if candidates is not None and candidates not in SPAN_SOURCES:
@@ -64,6 +68,11 @@ def export_default_cli(
                 gum_genres=genres or None,
                 kind=kind,
             )
+        except ValueError as e:
+            fail_one_line(str(e))
+    if weight_storage is not None:
+        try:
+            check_storage(weight_storage)
         except ValueError as e:
             fail_one_line(str(e))
     if precision is not None:
@@ -98,6 +107,7 @@ def export_default_cli(
         encoder_from_package=not with_encoder,
         half=with_encoder or base_encoder is not None,
         base_encoder=base_encoder,
+        storage=weight_storage,
     )
     decoding = (null_score, by_form, precision, top_lambda, max_antecedents, candidates)
     if any(value is not None for value in decoding):

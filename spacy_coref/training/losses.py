@@ -62,6 +62,7 @@ def soft_antecedent_loss(
     allowed = valid_antecedents(scores)  # [M, K]
     target = numpy.zeros_like(pair_scores)  # [M, 1 + K]
     row_of = {(int(s), int(e)): i for i, (s, e) in enumerate(spans)}
+    rows, columns, probs = [], [], []  # the teacher's (mention, antecedent) pairs, as rows
     for i, mention in enumerate(targets.mentions):
         row = row_of.get(mention)
         if row is None:
@@ -69,11 +70,25 @@ def soft_antecedent_loss(
         target[row, 0] = targets.null[i]
         for j, p in zip(targets.antecedents[i], targets.probs[i]):
             column = row_of.get(targets.mentions[j])
-            if column is None:
-                continue
-            (where,) = numpy.nonzero((antecedents[row] == column) & allowed[row])
-            if len(where):
-                target[row, FIRST_ANTECEDENT_COLUMN + where[0]] = p
+            if column is not None:
+                rows.append(row)
+                columns.append(column)
+                probs.append(p)
+    if rows:
+        # which of its K slots holds each pair's antecedent: one sorted lookup for all pairs
+        n_rows, k = antecedents.shape
+        flat_allowed = allowed.reshape(-1)
+        keys = (numpy.repeat(numpy.arange(n_rows), k) * n_rows + antecedents.reshape(-1))
+        keys, slots = keys[flat_allowed], numpy.nonzero(flat_allowed)[0] % k
+        order = numpy.argsort(keys, kind="stable")
+        keys, slots = keys[order], slots[order]
+        rows_a = numpy.asarray(rows)
+        query = rows_a * n_rows + numpy.asarray(columns)
+        where = numpy.minimum(numpy.searchsorted(keys, query), max(len(keys) - 1, 0))
+        found = (keys[where] == query) if len(keys) else numpy.zeros(len(query), dtype=bool)
+        target[rows_a[found], FIRST_ANTECEDENT_COLUMN + slots[where[found]]] = (
+            numpy.asarray(probs, dtype="float32")[found]
+        )
     mass = target.sum(axis=1)  # [M]
     rows = mass > 0
     if not rows.any():

@@ -253,7 +253,7 @@ def test_a_shipped_pipeline_missing_from_the_installation(monkeypatch, tmp_path)
     assert "'default'" in message  # the ones that are there
 
 
-def test_accurate_weights_not_shipped_say_how_to_build_them(monkeypatch, tmp_path):
+def test_missing_accurate_weights_say_how_to_build_them(monkeypatch, tmp_path):
     monkeypatch.setitem(SHIPPED_PIPELINES, "accurate", tmp_path / "accurate_model")
     with pytest.raises(ValueError, match="CE410") as error:
         spacy.blank("en").add_pipe("coref", config={"pipeline": "accurate"})
@@ -332,19 +332,3 @@ def test_cli_model_help_names_the_accurate_pipeline(module, command):
     function = getattr(importlib.import_module(f"spacy_coref.cli.{module}"), command)
     help_text = inspect.signature(function).parameters["model"].default.help
     assert "'default'" in help_text and "'fast'" in help_text and "'accurate'" in help_text
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not (ACCURATE_PIPELINE_DIR / "config.cfg").exists(),
-                    reason="spacy_coref/accurate_model is not exported yet")
-def test_shipped_accurate_pipeline_with_the_real_encoder():
-    """With the real all-mpnet-base-v2 (`spacy-coref download accurate`, or SPACY_COREF_CACHE
-    pointing at an assembled cache): a trained model links the next sentence's subject pronoun
-    to the only person before it."""
-    nlp = spacy.load(BASE_MODEL)
-    nlp.add_pipe("coref", config={"pipeline": "accurate"})
-    doc = nlp(TEXT)
-    clusters = [{m.text for m in c.mentions} for c in doc._.coref_clusters]
-    assert any({"Maria Lopez", "She"} <= c for c in clusters), clusters
-    changes = load_file(str(ACCURATE_PIPELINE_DIR / ENCODER_CHANGES))
-    assert {key.split(".")[2] for key in changes} == {"9", "10", "11"}

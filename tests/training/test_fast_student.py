@@ -166,6 +166,41 @@ def test_a_shipped_student_gives_back_its_own_encoder_to_train_on(exported, base
         assert torch.equal(value, running[key].float()), key
 
 
+def test_int8_export_stores_rows_and_scales_and_loads_them(trained, base_encoder, tmp_path):
+    from spacy_coref.ml.weight_storage import SCALE_SUFFIX, unpack_weights
+
+    path = tmp_path / "int8"
+    cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(trained), str(path),
+           "--base-encoder", str(base_encoder), "--weight-storage", "int8"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    packed = load_file(str(path / ENCODER_CHANGES))
+    int8_keys = [key for key, value in packed.items() if value.dtype == torch.int8]
+    assert int8_keys and all(key + SCALE_SUFFIX in packed for key in int8_keys)
+    assert all(packed[key].dim() == 1 for key in packed if key.endswith("bias"))
+    nlp = spacy.blank("en")
+    nlp.add_pipe("coref", config={"pipeline": str(path)})
+    nlp("Anna left.")  # the inner pipeline is built on first use
+    loaded = nlp.get_pipe("coref").inner.get_pipe("transformer").model.transformer.state_dict()
+    for key, value in unpack_weights(packed).items():
+        assert torch.equal(loaded[key], value), key
+    trained_weight = spacy.load(trained).get_pipe("transformer").model.transformer.state_dict()
+    key = int8_keys[0]
+    assert not torch.equal(loaded[key], trained_weight[key])  # rounded, but close
+    step = trained_weight[key].abs().max() / 127  # the largest row's rounding step
+    assert torch.allclose(loaded[key], trained_weight[key], atol=float(step))
+
+
+def test_weight_storage_is_refused_with_the_whole_encoder(trained, tmp_path):
+    for options, code in ((["--with-encoder", "--weight-storage", "int8"], "CE399"),
+                          (["--weight-storage", "int4"], "CE398")):
+        cmd = [sys.executable, "-m", "spacy_coref", "export-default", str(trained),
+               str(tmp_path / code), *options]
+        result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        assert result.returncode != 0 and code in result.stdout + result.stderr
+        assert not (tmp_path / code).exists()
+
+
 def test_a_damaged_encoder_changes_file_names_the_file(exported, tmp_path):
     import shutil
 

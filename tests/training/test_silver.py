@@ -147,6 +147,39 @@ def test_soft_loss_renormalizes_over_the_students_own_candidates():
     assert soft_antecedent_loss(scores, unmatched)[0] == 0.0
 
 
+def test_soft_targets_land_in_the_slot_of_their_antecedent_on_random_rows():
+    """Each teacher pair goes to the column of the student's slot holding that antecedent,
+    whatever the order of the slots; pairs the student cannot choose are dropped."""
+    rng = numpy.random.default_rng(0)
+    n, k = 12, 4
+    spans = [(2 * i, 2 * i + 1) for i in range(n)]
+    antecedents = numpy.zeros((n, k), dtype="int64")
+    rows = numpy.full((n, 1 + k), MASKED_SCORE, dtype="float32")
+    rows[:, 0] = 0.0
+    for i in range(1, n):
+        earlier = rng.permutation(i)[:k]  # the student's slots, in no particular order
+        antecedents[i, : len(earlier)] = earlier
+        rows[i, 1 : 1 + len(earlier)] = rng.normal(size=len(earlier))
+    scores = _scores(rows, antecedents, spans)
+    teacher_antecedents = [sorted(rng.permutation(i)[: min(i, 3)].tolist()) for i in range(n)]
+    probs = [[0.2] * len(a) for a in teacher_antecedents]
+    targets = AntecedentTargets(mentions=spans, null=[1.0 - sum(p) for p in probs],
+                                antecedents=teacher_antecedents, probs=probs)
+    _, grad = soft_antecedent_loss(scores, targets)
+    for i in range(1, n):
+        seen = {int(a): slot for slot, a in enumerate(antecedents[i]) if rows[i, 1 + slot] > -1e3}
+        kept = [a for a in teacher_antecedents[i] if a in seen]
+        expected = numpy.zeros(1 + k)
+        expected[0] = targets.null[i]
+        for a in kept:
+            expected[1 + seen[a]] = 0.2
+        expected /= expected.sum()
+        logits = numpy.where(rows[i] > -1e3, rows[i], -numpy.inf)
+        p = numpy.exp(logits - logits.max())
+        p /= p.sum()
+        assert grad[i] == pytest.approx(p - expected, abs=1e-5), i
+
+
 def test_silver_round_trip_with_soft_targets(teacher_dir, unlabeled, tmp_path):
     teacher = load_pipeline(str(teacher_dir))
     texts = [t for t in TEXTS if t[1]]  # the reader of unlabeled text drops empty ones
