@@ -74,18 +74,18 @@ def soft_antecedent_loss(
                 rows.append(row)
                 columns.append(column)
                 probs.append(p)
-    if rows:
+    if rows and allowed.any():
         # which of its K slots holds each pair's antecedent: one sorted lookup for all pairs
         n_rows, k = antecedents.shape
         flat_allowed = allowed.reshape(-1)
-        keys = (numpy.repeat(numpy.arange(n_rows), k) * n_rows + antecedents.reshape(-1))
+        keys = numpy.repeat(numpy.arange(n_rows), k) * n_rows + antecedents.reshape(-1)
         keys, slots = keys[flat_allowed], numpy.nonzero(flat_allowed)[0] % k
         order = numpy.argsort(keys, kind="stable")
         keys, slots = keys[order], slots[order]
         rows_a = numpy.asarray(rows)
         query = rows_a * n_rows + numpy.asarray(columns)
-        where = numpy.minimum(numpy.searchsorted(keys, query), max(len(keys) - 1, 0))
-        found = (keys[where] == query) if len(keys) else numpy.zeros(len(query), dtype=bool)
+        where = numpy.minimum(numpy.searchsorted(keys, query), len(keys) - 1)
+        found = keys[where] == query
         target[rows_a[found], FIRST_ANTECEDENT_COLUMN + slots[where[found]]] = (
             numpy.asarray(probs, dtype="float32")[found]
         )
