@@ -37,6 +37,7 @@ def compare_cli(
     keep_singletons: bool = typer.Option(False, "--keep-singletons/--no-singletons", help="Score singleton clusters in the CoNLL metrics"),
     scheme: Optional[str] = typer.Option(None, "--scheme", help="Annotation scheme for the model to follow in every document (default: the one each document names)"),
     json_output: bool = typer.Option(False, "--json", help="Print one JSON object"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the result as JSON"),
     # fmt: on
 ) -> None:
     """Run the model once over the gold documents, decode its scores under two constraint
@@ -60,10 +61,15 @@ def compare_cli(
         fail_one_line(str(e))
     result.update({"model": model, "model_b": model_b, "data": str(data), "without": without,
                    "with": with_step, "scheme": scheme})
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
     if json_output:
         typer.echo(json.dumps(result))
         return
     show_comparison(result)
+    if output is not None:
+        msg.good(f"Saved {output}")
 
 
 def _model_and_gold(model: str, data: Path, base: str, scheme: Optional[str]):

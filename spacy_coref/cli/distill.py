@@ -100,8 +100,8 @@ def distill_label_cli(
 @app.command("distill-compare")
 def distill_compare_cli(
     # fmt: off
-    teacher: str = typer.Argument(..., help="Teacher: 'default' or a pipeline directory"),
-    student: str = typer.Argument(..., help="Student pipeline directory"),
+    teacher: str = typer.Argument(..., help="Teacher: 'default', 'accurate' or a pipeline directory"),
+    student: str = typer.Argument(..., help="Student: a trained or exported pipeline directory"),
     data: Path = typer.Argument(..., help="Gold data (e.g. corpus/dev/litbank.spacy)", exists=True),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline for models without their own"),
     repeats: int = typer.Option(1, "--repeats", help="Timed runs per model (the fastest is kept)"),

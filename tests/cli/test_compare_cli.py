@@ -127,6 +127,19 @@ def test_gap_data_and_the_table(tiny_model, gap_data):
     assert out["gap"]["gap_f1"]["confidence"] == 0.8
 
 
+def test_output_writes_the_result_the_table_shows(tiny_model, gap_data, tmp_path):
+    path = tmp_path / "metrics" / "compare.json"
+    result = runner.invoke(app, ["compare", str(tiny_model), str(gap_data), "--b", "none",
+                                 "--output", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "GAP F1" in result.output and "Saved" in result.output and path.name in result.output
+    written = json.loads(path.read_text(encoding="utf8"))
+    printed = run_json(tiny_model, gap_data, "--b", "none")
+    assert written.pop("seconds") > 0 and printed.pop("seconds") > 0  # the run's own time
+    assert written == printed
+    assert written["b"]["constraints"] == [] and written["data"] == str(gap_data)
+
+
 def test_compare_decodings_on_mixed_data(tiny_model, conll_data, gap_data):
     nlp = load_coref_nlp(str(tiny_model))
     refs = read_docs(conll_data, vocab=nlp.vocab) + read_docs(gap_data, vocab=nlp.vocab)

@@ -52,6 +52,10 @@ def test_smoke_outputs(smoke_project):
     assert gap["n_docs"] == 20
     for setting in ("gap", "gap_gold_mentions"):
         assert sum(gap[setting]["overall"][k] for k in ("tp", "fp", "tn", "fn")) == 40
+    compared = json.loads((smoke_project / "metrics/smoke/distill_vs_teacher.json").read_text())
+    assert compared["model_b"] == "training/smoke/student/model-best"
+    f1 = compared["conll"]["conll_f1"]
+    assert f1["difference"] == pytest.approx(f1["b"] - f1["a"]) and f1["low"] <= f1["high"]
     summary = (smoke_project / "metrics/smoke/summary.md").read_text()
     assert "| litbank |" in summary and "gold-two-mention" in summary
 
