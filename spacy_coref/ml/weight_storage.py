@@ -70,4 +70,3 @@ def unpack_weights(packed: Dict[str, torch.Tensor]) -> Dict[str, torch.Tensor]:
         else:
             weights[key] = value.float()
     return weights
-

@@ -62,7 +62,7 @@ def soft_antecedent_loss(
     allowed = valid_antecedents(scores)  # [M, K]
     target = numpy.zeros_like(pair_scores)  # [M, 1 + K]
     row_of = {(int(s), int(e)): i for i, (s, e) in enumerate(spans)}
-    rows, columns, probs = [], [], []  # the teacher's (mention, antecedent) pairs, as rows
+    pair_rows, pair_columns, pair_probs = [], [], []  # the teacher's (mention, antecedent) pairs
     for i, mention in enumerate(targets.mentions):
         row = row_of.get(mention)
         if row is None:
@@ -71,10 +71,10 @@ def soft_antecedent_loss(
         for j, p in zip(targets.antecedents[i], targets.probs[i]):
             column = row_of.get(targets.mentions[j])
             if column is not None:
-                rows.append(row)
-                columns.append(column)
-                probs.append(p)
-    if rows and allowed.any():
+                pair_rows.append(row)
+                pair_columns.append(column)
+                pair_probs.append(p)
+    if pair_rows and allowed.any():
         # which of its K slots holds each pair's antecedent: one sorted lookup for all pairs
         n_rows, k = antecedents.shape
         flat_allowed = allowed.reshape(-1)
@@ -82,12 +82,12 @@ def soft_antecedent_loss(
         keys, slots = keys[flat_allowed], numpy.nonzero(flat_allowed)[0] % k
         order = numpy.argsort(keys, kind="stable")
         keys, slots = keys[order], slots[order]
-        rows_a = numpy.asarray(rows)
-        query = rows_a * n_rows + numpy.asarray(columns)
+        rows_a = numpy.asarray(pair_rows)
+        query = rows_a * n_rows + numpy.asarray(pair_columns)
         where = numpy.minimum(numpy.searchsorted(keys, query), len(keys) - 1)
         found = keys[where] == query
         target[rows_a[found], FIRST_ANTECEDENT_COLUMN + slots[where[found]]] = (
-            numpy.asarray(probs, dtype="float32")[found]
+            numpy.asarray(pair_probs, dtype="float32")[found]
         )
     mass = target.sum(axis=1)  # [M]
     rows = mass > 0
