@@ -47,3 +47,30 @@ def test_each_command_line_names_real_options(words):
         if command.context_settings.get("allow_extra_args") and "." in name:
             continue
         assert name in options, f"{words[0]}: no option {name}"
+
+
+def test_distill_fast_trains_on_the_corpus_and_the_teachers_silver_alone(tmp_path):
+    """`distill-fast` gathers its training directory with a shell line: the gold corpus and
+    silver-accurate's silver shards, not the teacher's distributions on the gold documents
+    (gold-*.spacy, for the default's candidates) nor the manifests."""
+    import subprocess
+    import sys
+
+    project = srsly.read_yaml(ROOT / "project.yml")
+    commands = {command["name"]: command for command in project["commands"]}
+    script = commands["distill-fast"]["script"]
+    gather = next(line for line in script if line.startswith("python -c"))
+    for name in ("corpus/train/gum.spacy", "corpus/train/gap.spacy",
+                 "corpus/distill_default/silver-00000.spacy", "corpus/distill_default/silver.json",
+                 "corpus/distill_default/gold-00000.spacy", "corpus/distill_default/gold.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    words = shlex.split(gather)
+    subprocess.run([sys.executable, *words[1:]], cwd=tmp_path, check=True)
+    got = sorted(p.name for p in (tmp_path / "corpus/distill_fast").iterdir())
+    assert got == ["gap.spacy", "gum.spacy", "silver-00000.spacy"]
+    train = next(line for line in script if " train configs/fast_student.cfg" in line)
+    assert "--paths.train corpus/distill_fast" in train
+    assert "--paths.init_coref spacy_coref/fast_model" in train
+    # measured against the shipped fast pipeline, also where nothing was selected
+    assert any("compare fast corpus/fresh/gum.spacy" in line for line in script)

@@ -18,7 +18,9 @@ def make_corpus_cli(
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="GUM genre to train on (repeatable); default: the genres whose texts allow commercial use (academic, bio, court, interview, news, speech, textbook, vlog, voyage)"),
     # fmt: on
 ) -> None:
-    """Convert LitBank, GUM and GAP to train/, dev/ and gap-dev/ .spacy files."""
+    """Convert LitBank, GUM and GAP to train/, dev/ and gap-dev/ .spacy files (and dev-all/,
+    the dev files together), and GUM's training documents of the genres left out of train/ to
+    fresh/gum.spacy: a check that no checkpoint or decoding setting was selected on."""
     try:
         counts = build_corpus(data_dir, output_dir, genres=genres or GUM_COMMERCIAL_GENRES)
     except DataFormatError as e:

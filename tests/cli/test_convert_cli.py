@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from spacy_coref.annotations import get_clusters, get_scheme
+from spacy_coref.annotations import get_clusters, get_doc_id, get_scheme
 from spacy_coref.cli import app
 from spacy_coref.formats import read_docs
 from spacy_coref.util import bare_copy
@@ -123,15 +123,7 @@ def test_convert_stores_the_annotation_scheme(conll_file, tmp_path):
 
 def test_make_corpus_names_each_dataset_scheme(tmp_path):
     data = tmp_path / "data"
-    for sub in ("litbank/train/conll", "litbank/dev/conll", "gum/train", "gum/dev"):
-        (data / sub).mkdir(parents=True)
-        name = "GUM_news_x" if sub.startswith("gum") else "d"
-        (data / sub / "a.conll").write_text(CONLL.replace("(d)", f"({name})").replace("\nd\t", f"\n{name}\t"), encoding="utf8")
-    (data / "gap").mkdir()
-    gap_header = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL\n"
-    gap_row = "x-1\tAnn met Bea. She left.\tShe\t13\tAnn\t0\tTRUE\tBea\t8\tFALSE\thttp://x\n"
-    for name in ("gap-development.tsv", "gap-validation.tsv"):
-        (data / "gap" / name).write_text(gap_header + gap_row.replace("x-1", name[:5] + "-1"), encoding="utf8")
+    write_shared_data(data, ["GUM_news_x"])
     result = runner.invoke(app, ["make-corpus", str(data), str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     schemes = {
@@ -151,3 +143,47 @@ def test_make_corpus_names_each_dataset_scheme(tmp_path):
     for name, source in (("gap", "gap-dev/gap"), ("litbank", "dev/litbank"), ("gum", "dev/gum")):
         copy = (out / "dev-all" / f"{name}.spacy").read_bytes()
         assert copy == (out / f"{source}.spacy").read_bytes()
+
+
+def write_shared_data(data, gum_train_names):
+    """A tiny ../shared/data layout: one LitBank and GAP document per split, and the given GUM
+    training documents (GUM_<genre>_<title>)."""
+    def conll(name):
+        return CONLL.replace("(d)", f"({name})").replace("\nd\t", f"\n{name}\t")
+
+    for sub in ("litbank/train/conll", "litbank/dev/conll", "gum/train", "gum/dev"):
+        (data / sub).mkdir(parents=True)
+    for sub in ("litbank/train/conll", "litbank/dev/conll"):
+        (data / sub / "a.conll").write_text(conll("d"), encoding="utf8")
+    (data / "gum/dev/a.conll").write_text(conll("GUM_news_dev"), encoding="utf8")
+    for name in gum_train_names:
+        (data / "gum/train" / f"{name}.conll").write_text(conll(name), encoding="utf8")
+    (data / "gap").mkdir()
+    columns = "ID Text Pronoun Pronoun-offset A A-offset A-coref B B-offset B-coref URL".split()
+    row = "x-1|Ann met Bea. She left.|She|13|Ann|0|TRUE|Bea|8|FALSE|http://x".split("|")
+    for name in ("gap-development.tsv", "gap-validation.tsv"):
+        lines = ["\t".join(columns), "\t".join(row), ""]
+        (data / "gap" / name).write_text("\n".join(lines), encoding="utf8")
+
+
+def doc_names(path):
+    return sorted(get_doc_id(doc)["name"] for doc in read_docs(path))
+
+
+def test_make_corpus_writes_the_left_out_genres_to_fresh(tmp_path):
+    data, out = tmp_path / "data", tmp_path / "out"
+    write_shared_data(data, ["GUM_news_a", "GUM_fiction_b", "GUM_whow_c", "GUM_court_d"])
+    result = runner.invoke(app, ["make-corpus", str(data), str(out)])
+    assert result.exit_code == 0, result.output
+    assert doc_names(out / "train/gum.spacy") == ["GUM_court_d", "GUM_news_a"]
+    # the genres not trained on: kept whole (clusters and scheme), for a check nothing chose on
+    fresh = read_docs(out / "fresh/gum.spacy")
+    assert sorted(get_doc_id(doc)["name"] for doc in fresh) == ["GUM_fiction_b", "GUM_whow_c"]
+    assert all(get_scheme(doc) == "ontonotes" and len(get_clusters(doc)) == 2 for doc in fresh)
+    assert "fresh/gum.spacy: 2 documents" in " ".join(result.output.split())
+    # training on every genre leaves nothing fresh: an earlier run's file goes, not kept stale
+    genres = ["--genre", "news", "--genre", "fiction", "--genre", "whow", "--genre", "court"]
+    result = runner.invoke(app, ["make-corpus", str(data), str(out), *genres])
+    assert result.exit_code == 0, result.output
+    assert len(doc_names(out / "train/gum.spacy")) == 4
+    assert not (out / "fresh/gum.spacy").exists()
