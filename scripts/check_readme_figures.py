@@ -2,7 +2,8 @@
 
 Usage: python scripts/check_readme_figures.py OLD_README.md
 Extracts every number with a decimal point or a thousands separator from OLD_README.md and
-checks that each occurs in README.md, docs/*.md or BENCHMARKS.md.
+checks that each occurs in README.md, docs/**/*.md (the record under docs/record/ too) or
+BENCHMARKS.md.
 """
 import re
 import sys
@@ -13,7 +14,7 @@ NUM = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,]?\d)|(?<![\w.]
 root = Path(__file__).resolve().parent.parent
 old = Path(sys.argv[1]).read_text(encoding="utf8")
 new = "\n".join(p.read_text(encoding="utf8") for p in
-                [root / "README.md", root / "BENCHMARKS.md", *sorted((root / "docs").glob("*.md"))])
+                [root / "README.md", root / "BENCHMARKS.md", *sorted((root / "docs").rglob("*.md"))])
 found = sorted(set(NUM.findall(old)))
 new_nums = set(NUM.findall(new))
 missing = [n for n in found if n not in new_nums]

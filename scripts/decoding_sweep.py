@@ -22,8 +22,9 @@ each time; delete it when the model, the top lambda or the corpus changes). --se
 MODULE.NAME=EXPR (repeatable) applies to every SETTING: where MODULE is a decoding step and NAME
 one of its settings, it sets that setting of the pipeline's step to EXPR's value (evaluated in
 the step's module), e.g. `--set "other_heads.margin=OTHER_HEAD_MARGIN / 2"`; else it sets a
-constant of a decoding module of `spacy_coref.pipeline` (and the package's modules that
-imported it by name) before decoding, to try a rule's variant on the same scores, e.g.
+constant of a module of `spacy_coref.decoding.steps`, `spacy_coref.decoding` or
+`spacy_coref.linguistics` (and the package's modules that imported it by name) before decoding,
+to try a rule's variant on the same scores, e.g.
 `--set "mention_analysis.PLACE_ADVERBS=frozenset()"`. A constant that a step reads when it is
 built (such as `other_heads.OTHER_HEAD_MARGIN`, the default of `other_heads.margin`) would not
 reach the pipeline's steps: it is refused, naming the step's settings.
@@ -41,7 +42,7 @@ from spacy.util import registry
 from spacy_coref.decoding import Decoder, registered_steps
 from spacy_coref.decoding.decoder import STEP_FUNCTION, shortcut_decoder
 from spacy_coref.formats import read_docs
-from spacy_coref.pipeline.mention_classes import NEUTER_PLURAL_PRONOUNS
+from spacy_coref.linguistics.mention_classes import NEUTER_PLURAL_PRONOUNS
 from spacy_coref.training.evaluation import (
     _conll_scores, _gap_scores, load_coref_nlp, redecode_docs, scored_docs,
 )
@@ -150,16 +151,40 @@ def score(model, top_lambda):
     return sets, preds, scores, dict(cluster.cfg), cluster.current_decoder()
 
 
+# the packages whose modules' constants --set changes, a step's own module first
+CONSTANT_PACKAGES = (
+    "spacy_coref.decoding.steps", "spacy_coref.decoding", "spacy_coref.linguistics",
+)
+
+
+def constant_module(module_name):
+    """The module `module_name` of the first of CONSTANT_PACKAGES that has one."""
+    for package in CONSTANT_PACKAGES:
+        try:
+            return importlib.import_module(f"{package}.{module_name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.{module_name}":
+                raise
+    raise SystemExit(f"no module {module_name!r} in {', '.join(CONSTANT_PACKAGES)}")
+
+
 def built_from(module, name):
-    """The settings (STEP.NAME) of the registered steps with settings whose module imported
-    constant `name` of `module` by name: such a step reads it when it is built (a setting's
-    default, as other_heads.OTHER_HEAD_MARGIN, or the weights that salience.weights updates)."""
+    """The settings (STEP.NAME) of the registered steps with settings that read constant `name`
+    of `module` when they are built: as a setting's default (other_heads.OTHER_HEAD_MARGIN), or
+    in the registered function or the step's constructor (the weights that salience.weights
+    updates)."""
     value = getattr(module, name)
     found = []
     for step in registered_steps():
         make, settings = step_function(step)
-        step_module = sys.modules[make.__module__]
-        if settings and step_module is not module and getattr(step_module, name, None) is value:
+        if not settings or getattr(sys.modules[make.__module__], name, None) is not value:
+            continue
+        signature = inspect.signature(make)
+        reads = set(make.__code__.co_names)
+        constructor = getattr(signature.return_annotation, "__init__", None)
+        reads |= set(getattr(getattr(constructor, "__code__", None), "co_names", ()))
+        defaults = [parameter.default for parameter in signature.parameters.values()]
+        if name in reads or any(default is value for default in defaults):
             found += [f"{step}.{setting}" for setting in settings]
     return found
 
@@ -173,11 +198,11 @@ def set_constant(assignment, decoder):
         make, _ = step_function(module_name)
         value = eval(expr, vars(sys.modules[make.__module__]))
         return decoder_with(decoder, decoder.names, [step_change(target, value)])
-    module = importlib.import_module(f"spacy_coref.pipeline.{module_name}")
+    module = constant_module(module_name)
     if not hasattr(module, name):
         step = module_name in registered_steps()
         settings = f" and step {module_name!r} has no setting {name!r}" if step else ""
-        raise SystemExit(f"spacy_coref.pipeline.{module_name} has no {name}{settings}")
+        raise SystemExit(f"{module.__name__} has no {name}{settings}")
     settings = built_from(module, name)
     if settings:
         raise SystemExit(f"--set {target}: the decoding steps read it when they are built; set "

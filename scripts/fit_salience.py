@@ -1,4 +1,4 @@
-"""Fit the salience weights of `spacy_coref/pipeline/salience.py` (WEIGHTS) to the he/she
+"""Fit the salience weights of `spacy_coref/decoding/steps/salience.py` (WEIGHTS) to the he/she
 pronouns of training corpora, and print them as the module writes them.
 
     python scripts/fit_salience.py [--model default] [CORPUS.spacy ...]
@@ -19,8 +19,8 @@ import torch
 from spacy_coref.annotations import get_clusters
 from spacy_coref.formats import read_docs
 from spacy_coref.decoding.clustering import valid_antecedents
-from spacy_coref.pipeline.mention_analysis import mention_constraints
-from spacy_coref.pipeline.salience import FEATURES, salience_features
+from spacy_coref.decoding.steps.salience import FEATURES, salience_features
+from spacy_coref.linguistics.mention_analysis import mention_constraints
 from spacy_coref.training.evaluation import load_coref_nlp, scored_docs
 
 CORPORA = ("corpus/train/litbank.spacy", "corpus/train/gum.spacy")

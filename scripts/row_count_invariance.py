@@ -1,43 +1,68 @@
-"""Whether a padded row's encoder output depends on how many rows share its call, for the
+"""Why batch invariance fixes the shape and the threads of every encoder call, shown for the
 shipped encoders on this CPU, in fp32 and bf16:
 
     python scripts/row_count_invariance.py
 
 For each width, the first row (a quarter of it padding) is encoded alone and with 1, 3, 7 and
-15 other rows of the same width; "True" means bit-identical. Padded sub-batches of one fixed
-width per segment (a width that depends on the segment's length only) would be batch-invariant
-where every entry is True; the shipped encoders run each segment alone instead
-(`batch_invariant`), which needs no such check.
+15 other rows of the same width, on the process's threads ("rows", True = bit-identical): on
+an Intel Xeon with AMX many entries are False, since the BLAS picks its kernel by the product's
+shape. Then the same row in calls of one fixed shape on one thread, among other companions and
+at other positions ("fixed"), which `run_fixed_shape_calls` relies on and
+tests/ml/test_fixed_shape_calls.py asserts; and one call of that shape on 1 thread against 2
+("threads"), which is why each call runs on one (`single_threaded.py`).
 """
 import torch
 
 from spacy_coref.benchmark.systems import load_coref, load_fast
+from spacy_coref.ml.segment_batching import INVARIANT_MAX_ROWS, call_rows
+from spacy_coref.ml.segment_transformer import DEFAULT_INVARIANT_CALL_TOKENS
 
-WIDTHS = (24, 64, 128, 256, 320, 512)
+WIDTHS = (32, 64, 128, 256, 320, 512)
 ROWS = (2, 4, 8, 16)
 
 
+def encode(hf_model, ids, mask, bf16: bool, threads: int) -> torch.Tensor:
+    saved = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            return hf_model(input_ids=ids, attention_mask=mask).last_hidden_state
+    finally:
+        torch.set_num_threads(saved)
+
+
 def main() -> None:
+    threads = max(torch.get_num_threads(), 2)
     for pipeline, load in (("default", load_coref), ("fast", load_fast)):
         nlp = load(precision="fp32")
         hf_model = nlp.get_pipe("coref").inner.get_pipe("transformer").model.transformer.eval()
         generator = torch.Generator().manual_seed(0)
         for width in WIDTHS:
-            ids = torch.randint(1000, 20000, (max(ROWS), width), generator=generator)
-            mask = torch.ones((max(ROWS), width), dtype=torch.long)
+            n_call = call_rows(width, DEFAULT_INVARIANT_CALL_TOKENS, INVARIANT_MAX_ROWS)
+            n_rows = max(max(ROWS), 3 * n_call)
+            ids = torch.randint(1000, 20000, (n_rows, width), generator=generator)
+            mask = torch.ones((n_rows, width), dtype=torch.long)
             mask[0, width - width // 4 :] = 0
             found = []
             for precision in ("fp32", "bf16"):
                 bf16 = precision == "bf16"
-                with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-                    alone = hf_model(input_ids=ids[:1], attention_mask=mask[:1])
-                    same = []
-                    for k in ROWS:
-                        batched = hf_model(input_ids=ids[:k], attention_mask=mask[:k])
-                        same.append(torch.equal(alone.last_hidden_state[0],
-                                                batched.last_hidden_state[0]))
-                found.append(f"{precision} {same}")
-            print(pipeline, width, " | ".join(found))
+                alone = encode(hf_model, ids[:1], mask[:1], bf16, threads)[0]
+                rows = [torch.equal(alone, encode(hf_model, ids[:k], mask[:k], bf16, threads)[0])
+                        for k in ROWS]
+                fixed = []
+                for position, start in ((0, 0), (n_call // 2, n_call), (n_call - 1, 2 * n_call)):
+                    call_ids = ids[start : start + n_call].clone()
+                    call_mask = mask[start : start + n_call].clone()
+                    call_ids[position], call_mask[position] = ids[0], mask[0]
+                    fixed.append(encode(hf_model, call_ids, call_mask, bf16, 1)[position])
+                same_fixed = all(torch.equal(fixed[0], other) for other in fixed[1:])
+                one, more = (
+                    encode(hf_model, ids[:n_call], mask[:n_call], bf16, t) for t in (1, threads)
+                )
+                found.append(
+                    f"{precision} rows {rows} fixed {same_fixed} threads {torch.equal(one, more)}"
+                )
+            print(pipeline, width, f"({n_call} rows a call)", " | ".join(found), flush=True)
 
 
 if __name__ == "__main__":

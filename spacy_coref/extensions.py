@@ -1,4 +1,5 @@
-"""The user-facing `Doc._`, `Span._` and `Token._` extensions, and the `Cluster` view.
+"""The user-facing `Doc._`, `Span._` and `Token._` extensions (their clusters are `Cluster`
+views: `clusters.py`).
 
 Every value is computed by a getter from `doc.spans` (and, for pair scores, from
 `doc.user_data`), on every access: nothing is cached and no `Span` is kept on the doc, so the
@@ -10,13 +11,14 @@ spawned workers).
 docstring of `resolved_text.resolve_text`.
 """
 import numbers
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Span, SpanGroup, Token
 
 from .annotations import cluster_keys
+from .clusters import Cluster, mention_offsets
 from .errors import Errors
-from .resolved_text import choose_main, resolve_text
+from .resolved_text import resolve_text
 from .types import MentionOffset
 
 # `doc.user_data` key of the antecedent scores that `coref_cluster` stores when asked to: a list
@@ -26,61 +28,6 @@ from .types import MentionOffset
 PAIR_SCORES_KEY = "coref_pair_scores"
 
 PairScores = Dict[MentionOffset, Dict[MentionOffset, float]]
-
-
-
-class Cluster:
-    """A view of one cluster, built on the fly from its `SpanGroup` in `doc.spans`.
-
-    Like neuralcoref's `Cluster`: `.i`, `.main`, `.mentions`, iteration, `len`, indexing and a
-    `repr` such as `Alice: [Alice, She]`. Two clusters are equal when they have the same doc and
-    the same `doc.spans` key. A `Cluster` is a snapshot: read `doc._.coref_clusters` again after
-    changing `doc.spans`.
-    """
-
-    def __init__(self, group: SpanGroup, i: int, *, key: Optional[str] = None) -> None:
-        """group (SpanGroup): The cluster's span group.
-        i (int): The 0-based index of the cluster in `doc._.coref_clusters`.
-        key (Optional[str]): The `doc.spans` key. Defaults to the group's name.
-        """
-        self.doc: Doc = group.doc
-        self.i = i
-        self.key: str = key if key is not None else group.name
-        if not len(group):
-            raise ValueError(Errors.CE143.format(key=self.key))
-        seen: Set[MentionOffset] = set()
-        mentions: List[Span] = []
-        for span in sorted(group, key=_offsets):
-            if _offsets(span) not in seen:
-                seen.add(_offsets(span))
-                mentions.append(span)
-        self.mentions: List[Span] = mentions
-        self.main: Span = choose_main(mentions)
-
-    def __iter__(self) -> Iterator[Span]:
-        return iter(self.mentions)
-
-    def __len__(self) -> int:
-        return len(self.mentions)
-
-    def __getitem__(self, index: int) -> Span:
-        return self.mentions[index]
-
-    def __contains__(self, span: object) -> bool:
-        if not isinstance(span, Span) or span.doc is not self.doc:
-            return False
-        return any(_offsets(m) == _offsets(span) for m in self.mentions)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Cluster):
-            return NotImplemented
-        return self.doc is other.doc and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash((id(self.doc), self.key))
-
-    def __repr__(self) -> str:
-        return f"{self.main}: {self.mentions}"
 
 
 def install_extensions(*, overwrite: bool = False) -> None:
@@ -167,8 +114,8 @@ def coref_score(
 def get_span_is_coref(span: Span) -> bool:
     """Getter of `Span._.is_coref`: whether the span (same start and end) is a mention of some
     cluster."""
-    target = _offsets(span)
-    return any(_offsets(m) == target for _, group in _groups(span.doc) for m in group)
+    target = mention_offsets(span)
+    return any(mention_offsets(m) == target for _, group in _groups(span.doc) for m in group)
 
 
 def get_span_coref_cluster(span: Span) -> Optional[Cluster]:
@@ -176,9 +123,9 @@ def get_span_coref_cluster(span: Span) -> Optional[Cluster]:
     end), or None if it is not a mention; the one extension that can return None. A span that
     two clusters share gets the first of them.
     """
-    target = _offsets(span)
+    target = mention_offsets(span)
     for i, (key, group) in enumerate(_groups(span.doc)):
-        if any(_offsets(m) == target for m in group):
+        if any(mention_offsets(m) == target for m in group):
             return Cluster(group, i, key=key)
     return None
 
@@ -201,10 +148,6 @@ def get_token_coref_clusters(token: Token) -> List[Cluster]:
 
 
 # Helpers
-
-
-def _offsets(span: Span) -> MentionOffset:
-    return (span.start, span.end)
 
 
 def _groups(doc: Doc) -> List[Tuple[str, SpanGroup]]:
@@ -245,7 +188,7 @@ def _pair_key(doc: Doc, value: Union[Span, Tuple[int, int]]) -> MentionOffset:
     if isinstance(value, Span):
         if value.doc is not doc:
             raise ValueError(Errors.CE142.format(value=repr(value)))
-        return _offsets(value)
+        return mention_offsets(value)
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(_is_int(x) for x in value):
         return (int(value[0]), int(value[1]))
     raise ValueError(Errors.CE142.format(value=repr(value)))

@@ -1,29 +1,24 @@
 """`Doc._.coref_resolved`: the doc's text with each mention replaced by its cluster's main
-mention (the rules are in the docstring of `resolve_text`), and which mention is a cluster's
-main one (`choose_main`)."""
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+mention (the rules are in the docstring of `resolve_text`; which mention is a cluster's main
+one: `linguistics/main_mention.py`)."""
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
+from .clusters import Cluster
 from .lang import ANY
 from .lang.en import english
-from .pipeline.name_match import unparsed_name_words
-from .pipeline.other_heads import singular
-from .pipeline.quotes import GREETINGS
-from .pipeline.word_tags import FUNCTION_WORD_TAGS, load_fine_word_tags, load_word_tags
+from .linguistics.main_mention import is_pronoun, is_pronoun_token, is_verbal
+from .linguistics.name_words import unparsed_name_words
+from .linguistics.quotations import GREETINGS
+from .linguistics.unparsed_heads import singular
+from .linguistics.word_tags import FUNCTION_WORD_TAGS, load_fine_word_tags, load_word_tags
 from .types import MentionOffset
 
-if TYPE_CHECKING:
-    from .extensions import Cluster
-
 # fmt: off
-_PRONOUN_TAGS = {"PRP", "PRP$", "WP", "WP$"}
 _RELATIVE_TAGS = {"WP", "WP$", "WDT"}
-_VERB_POS = {"VERB", "AUX"}
 # what follows a head without naming it further: a replacement text ends before it
 _CLAUSE_DEPS = {"relcl", "acl", "appos"}
-_NOMINAL_POS = {"NOUN", "PROPN", "PRON", "NUM"}
-_NOMINAL_TAG_PREFIXES = ("NN", "PRP", "CD", "WP")
 _NAME_TAGS = {"NNP", "NNPS"}
 # the English word lists and pronoun sets (spacy_coref/lang/en/: function_words.json,
 # verbs.json, pronouns.json)
@@ -39,13 +34,7 @@ _MAX_UNTAGGED_PLURAL_WORDS = 4
 # kept as written in the resolved text: places ("here", "there") and reflexives ("myself", ...,
 # "oneself")
 _KEPT_WORDS = {*_EN.words("place_adverbs"), *_EN.pronouns(reflexive=True)}
-# English word lists, used where a token has no POS or tag annotation, and for personal pronouns
-# that the tagger took for names (en_core_web_sm tags a sentence-initial "Hers" NNP): every
-# form but "oneself", and of the archaic ones the singular ("thou", "thee", "thy", "thine")
-_PERSONAL = {
-    *_EN.pronouns(generic=False), *_EN.pronouns(archaic=True, number="singular"),
-}
-_OTHER_PRONOUNS = set(_EN.words("wh_relatives", "demonstratives"))  # "who", ..., "this", ...
+# English word lists, used where a token has no POS or tag annotation
 _RELATIVE_WORDS = set(_EN.words("wh_relatives"))  # "who", "whom", "whose", "which"
 # "her" is left out: it is possessive or an object, and only the tag or dep can tell.
 _POSSESSIVE_WORDS = {*_EN.pronouns(possessive=True, not_case="accusative", archaic=ANY)}
@@ -70,7 +59,7 @@ _NON_THIRD_PERSON_VERBS = set(_EN.words("non_third_person_forms"))
 # fmt: on
 
 
-def resolve_text(doc: Doc, clusters: Sequence["Cluster"]) -> str:
+def resolve_text(doc: Doc, clusters: Sequence[Cluster]) -> str:
     """The doc's text with each mention replaced by its cluster's main mention.
 
     - Only the outermost replaced mention counts: mentions inside it are not replaced. Mentions
@@ -118,7 +107,7 @@ def resolve_text(doc: Doc, clusters: Sequence["Cluster"]) -> str:
 class _Resolver:
     """The state of one `resolve_text` call: mentions by start, resolved main texts."""
 
-    def __init__(self, doc: Doc, clusters: Sequence["Cluster"]) -> None:
+    def __init__(self, doc: Doc, clusters: Sequence[Cluster]) -> None:
         self.doc = doc
         self.clusters = clusters
         # start -> [(end, cluster index)], longest first; a span shared by clusters goes to the
@@ -166,7 +155,7 @@ class _Resolver:
         main = self.clusters[c].main
         if c in visiting or (mention.start <= main.start and main.end <= mention.end):
             return None
-        if _is_pronoun(main) or _is_verbal(main) or _is_verbal(mention):
+        if is_pronoun(main) or is_verbal(main) or is_verbal(mention):
             return None
         source = self.source_of(c)
         if source is not main and mention.start <= source.start and source.end <= mention.end:
@@ -210,7 +199,7 @@ class _Resolver:
         if c not in self.sources:
             names = (
                 _name_in(mention) for mention in self.clusters[c].mentions
-                if len(mention) and not _is_pronoun(mention) and not _is_verbal(mention)
+                if len(mention) and not is_pronoun(mention) and not is_verbal(mention)
             )
             name = next((n for n in names if n is not None), None)
             self.sources[c] = self.clusters[c].main if name is None else name
@@ -266,7 +255,7 @@ def _says_more(words: Span, main: Span) -> bool:
     """Whether the words a mention's replacement would replace hold a content word that the
     main mention lacks ("The HR team" against "the team", "the old bridge" against "a
     bridge"): replaced, they would say less."""
-    if _is_pronoun(words):
+    if is_pronoun(words):
         return False
     have = {t.text.lower() for t in main}
     return any(_is_content_word(t) and t.text.lower() not in have for t in words)
@@ -322,7 +311,7 @@ def _name_in(mention: Span) -> Optional[Span]:
     its head ("Maria Lopez", "Mr. Castle", "Mark" in "her brother Mark", "the Harlow Museum"
     with its "the"), or such a name in apposition with its head inside it ("Its chief
     executive, Anna Berger"). Without a parse or tags (the fast pipeline), a mention that is a
-    person's name by its capitals, title or first name (`name_match.unparsed_name_words`:
+    person's name by its capitals, title or first name (`name_words.unparsed_name_words`:
     "Clara", "Mrs. Gray"). None where there is no name."""
     root = mention.root
     if not root.dep:
@@ -435,59 +424,6 @@ def _is_determiner(token: Token) -> bool:
     return token.text.lower() in _DETERMINERS
 
 
-# Mention categories
-
-
-def choose_main(mentions: List[Span]) -> Span:
-    """The first nominal mention (not a pronoun, not a verb); else the first pronoun; else the
-    first mention."""
-    non_empty = [m for m in mentions if len(m)] or list(mentions)
-    for mention in non_empty:
-        if not _is_pronoun(mention) and not _is_verbal(mention):
-            return mention
-    for mention in non_empty:
-        if _is_pronoun(mention):
-            return mention
-    return non_empty[0]
-
-
-def _is_pronoun(span: Span) -> bool:
-    words = [t for t in span if not t.is_punct]
-    return bool(words) and all(_is_pronoun_token(t) for t in words)
-
-
-def _is_pronoun_token(token: Token) -> bool:
-    if token.pos_ == "PRON" or token.tag_ in _PRONOUN_TAGS:
-        return True
-    text = token.text
-    lower = text.lower()
-    cased = text.islower() or text.istitle()  # so that "US" and "IT" are not "us" and "it"
-    if not token.pos_ and not token.tag_:
-        return (cased and lower in _PERSONAL) or lower in _OTHER_PRONOUNS
-    # The tagger can take a pronoun for a name ("Hers is red") or a noun ("lent him hers").
-    is_noun = token.pos_ in ("PROPN", "NOUN") or token.tag_.startswith("NN")
-    return is_noun and cased and lower in _PERSONAL
-
-
-def _is_verbal(span: Span) -> bool:
-    if not len(span):
-        return False
-    if any(t.dep for t in span):  # parsed (not doc.has_annotation: that scans the whole doc)
-        return _is_verb_token(span.root)
-    # No parse: a verb and nothing nominal ("sang loudly", not "the singing man").
-    words = [t for t in span if not t.is_punct]
-    has_verb = any(_is_verb_token(t) for t in words)
-    return has_verb and not any(_is_nominal_token(t) for t in words)
-
-
-def _is_verb_token(token: Token) -> bool:
-    return token.pos_ in _VERB_POS or token.tag_.startswith("VB")
-
-
-def _is_nominal_token(token: Token) -> bool:
-    return token.pos_ in _NOMINAL_POS or token.tag_.startswith(_NOMINAL_TAG_PREFIXES)
-
-
 def _is_relative(token: Token) -> bool:
     if token.tag_:
         return token.tag_ in _RELATIVE_TAGS
@@ -497,7 +433,7 @@ def _is_relative(token: Token) -> bool:
 def _is_possessive_pronoun(token: Token) -> bool:
     if token.tag_ == "PRP$":
         return True
-    if not _is_pronoun_token(token):
+    if not is_pronoun_token(token):
         return False
     if token.dep_ == "poss" or token.text.lower() in _POSSESSIVE_WORDS:
         return True

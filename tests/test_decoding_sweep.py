@@ -10,8 +10,8 @@ from decoding_helpers import scores_for  # noqa: E402 (tests/)
 from script_loading import load_script  # (tests/)
 
 import spacy_coref  # noqa: F401 (registers the factories and steps)
-from spacy_coref.pipeline import other_heads
-from spacy_coref.pipeline.salience import WEIGHTS
+from spacy_coref.decoding.steps import other_heads
+from spacy_coref.decoding.steps.salience import WEIGHTS
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "decoding_sweep.py"
 

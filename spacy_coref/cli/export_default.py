@@ -17,7 +17,7 @@ from ..ml.candidates import SPAN_SOURCES
 from ..ml.precision import check_precision
 from ..ml.weight_storage import check_storage
 from ..model_card import NAMES, model_card, write_model_card
-from ..pipeline.mention_classes import NEUTER_PLURAL_PRONOUNS
+from ..linguistics.mention_classes import NEUTER_PLURAL_PRONOUNS
 from ..pipeline.coref import save_coref_pipeline
 from ._app import app, fail_one_line
 

@@ -1,5 +1,5 @@
 """`spacy-coref word-tags OUTPUT --unlabeled DIR --data FILE`: the word-tag table of the fast
-pipeline (`spacy_coref.pipeline.word_tags`), each word's most frequent tag in text that a
+pipeline (`spacy_coref.linguistics.word_tags`), each word's most frequent tag in text that a
 tagger read."""
 import time
 from pathlib import Path
@@ -9,7 +9,7 @@ import typer
 from wasabi import msg
 
 from ..errors import DataFormatError, Errors
-from ..pipeline.word_tags import MIN_COUNT, count_word_tags, most_frequent_tags, write_word_tags
+from ..linguistics.word_tags import MIN_COUNT, count_word_tags, most_frequent_tags, write_word_tags
 from ..pipeline.loading import BASE_PIPELINE
 from ._app import app, fail_one_line
 

@@ -23,9 +23,9 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..errors import Errors
-from ..pipeline.mention_analysis import one_entity_ids
-from ..pipeline.mention_classes import ALL_CLASSES, UNPARSED_CUT_CLASSES
-from ..pipeline.person_names import names_clash
+from ..linguistics.mention_analysis import one_entity_ids
+from ..linguistics.mention_classes import ALL_CLASSES, UNPARSED_CUT_CLASSES
+from ..linguistics.person_names import names_clash
 from ..types import ClusterOffsets, CorefScores
 from .clustering import constrained_clusters, predict_clusters
 from .state import DecodingState

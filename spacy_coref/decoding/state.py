@@ -6,8 +6,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from ..pipeline.mention_analysis import MentionConstraints, mention_constraints
-from ..pipeline.persons import classes_by_mention
+from ..linguistics.mention_analysis import MentionConstraints, mention_constraints
+from ..linguistics.persons import classes_by_mention
 from ..types import ClusterOffsets, CorefScores, valid_antecedents
 
 

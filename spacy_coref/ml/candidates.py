@@ -11,7 +11,7 @@ from spacy.strings import hash_string
 
 from ..annotations import MENTIONS_KEY
 from ..lang.en import english
-from ..pipeline.word_tags import TAG_CODES, load_word_tags, tag_codes
+from ..linguistics.word_tags import TAG_CODES, load_word_tags, tag_codes
 from ..types import MentionOffsets
 
 CandidateSource = Literal["rules", "spans", "both", "sentence_spans"]

@@ -56,8 +56,8 @@ def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
     """
     # imported here: the mention analysis imports the pipeline's modules, some of which import
     # the model module, which imports this one
-    from ..pipeline.mention_analysis import mention_constraints
-    from ..pipeline.mention_classes import FEMININE, MASCULINE, NEUTER, PLURAL
+    from ..linguistics.mention_analysis import mention_constraints
+    from ..linguistics.mention_classes import FEMININE, MASCULINE, NEUTER, PLURAL
 
     candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
     out = numpy.zeros((len(candidates), pf.N_ATTRIBUTES), dtype="int64")

@@ -8,11 +8,14 @@ and a budget on padded tokens (rows x longest row) bounds the memory of one forw
 These are pure functions over lengths; `segment_transformer.py` runs the plan.
 
 A batch-invariant plan (`plan_invariant_sub_batches`) pads each segment to a width that its own
-length decides (a multiple of `INVARIANT_BUCKET`) and batches only segments of one width: a
-matrix product's rows then have the same shape and sums whatever shares the call, so a
-segment's output is the same bit for bit in any batch, while the calls stay few.
+length decides (a multiple of `INVARIANT_BUCKET`) and batches only segments of one width, a
+fixed number of rows a call (`call_rows`). The runner fills a call's last rows with copies, so
+every call at a width has one shape: a CPU's BLAS picks its kernel, and with it the order of a
+row's sums, by the shape of the product (oneDNN's bf16 kernels on Intel AMX do, by the row
+count), and the rows of one shape do not touch each other's sums. A segment's output is then
+the same bit for bit whatever shares its call, and the calls stay few.
 """
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -75,18 +78,34 @@ def invariant_width(length: int, max_width: int, bucket: int = INVARIANT_BUCKET)
     return max(min(rounded, int(max_width)), int(length))
 
 
+# The most rows of a batch-invariant call in prediction: a short doc's one segment then pays for
+# at most 3 fill rows (a 20-word doc's latency; BENCHMARKS.md, "Batch invariance on every CPU").
+INVARIANT_MAX_ROWS = 4
+
+
+def call_rows(width: int, tokens_per_call: int, max_rows: Optional[int] = None) -> int:
+    """The rows of every batch-invariant call at `width`: as many as `tokens_per_call` holds,
+    at least one and at most `max_rows` (None: no bound)."""
+    rows = max(int(tokens_per_call) // max(int(width), 1), 1)
+    return rows if max_rows is None else min(rows, max(int(max_rows), 1))
+
+
 def plan_invariant_sub_batches(
-    lengths: Sequence[int], max_tokens_in_batch: int, max_width: int
+    lengths: Sequence[int], max_tokens_in_batch: int, max_width: int,
+    max_rows: Optional[int] = None,
 ) -> List[Tuple[numpy.ndarray, int]]:
     """Group segment indices into sub-batches of one padded width each (`invariant_width`),
-    under a budget of padded tokens.
+    `call_rows(width, max_tokens_in_batch, max_rows)` segments a sub-batch but the last of
+    each width.
 
     lengths (Sequence[int]): the true (unpadded) wordpiece length of each segment.
     max_tokens_in_batch (int): at most this many tokens, padding included, in one sub-batch; a
         segment wider than the budget gets a sub-batch alone.
     max_width (int): the model's longest input, the widest a segment is padded to.
+    max_rows (Optional[int]): at most this many segments a sub-batch (None: the budget alone).
     RETURNS (List[Tuple[numpy.ndarray, int]]): (index array, width) pairs, widest first;
-        together they hold every segment exactly once.
+        together they hold every segment exactly once. A runner that wants one shape a width
+        fills the last sub-batch of each width up to `call_rows`.
     """
     if max_tokens_in_batch < 1:
         raise ValueError(Errors.CE240.format(value=max_tokens_in_batch))
@@ -97,7 +116,7 @@ def plan_invariant_sub_batches(
     batches: List[Tuple[numpy.ndarray, int]] = []
     for width in sorted(set(widths.tolist()), reverse=True):
         rows = numpy.flatnonzero(widths == width)  # in document order
-        per_call = max(max_tokens_in_batch // width, 1)
+        per_call = call_rows(width, max_tokens_in_batch, max_rows)
         batches.extend((rows[i : i + per_call], width) for i in range(0, len(rows), per_call))
     return batches
 

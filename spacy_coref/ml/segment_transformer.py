@@ -8,11 +8,14 @@ listeners read) and only replaces the encoder call: segments are grouped by leng
 sub-batches under `max_tokens_in_batch` (see segment_batching.py), each sub-batch is trimmed to
 its own longest row, and the outputs are scattered back into the padded layout. Results equal
 TransformerModel.v3's up to float noise; padding waste and peak memory drop. By default
-(`batch_invariant`) each segment is padded to a width that its own length decides (a multiple
-of 32 wordpieces) and batched only with segments of that width, so a doc's output does not
-depend on the docs batched with it, in fp32 and bf16 alike (tests/pipeline/
-test_batch_invariance.py), while the calls stay few. The alignment of tokens to wordpieces
-and the split of the output per doc are computed as arrays (`alignment.py`,
+(`batch_invariant`) prediction gives each segment's encoder output as a function of the
+segment alone: each segment is padded to a width that its own length decides (a multiple of
+32 wordpieces), every call at a width has the same number of rows (the last filled with
+copies), and every call runs on one torch thread, the process's threads running several
+calls at once (`single_threaded.py`). A doc's output then does not depend on the docs batched
+with it nor on the number of threads or processes, in fp32 and bf16 alike, on any CPU
+(tests/pipeline/test_batch_invariance.py, tests/ml/test_fixed_shape_calls.py). The alignment
+of tokens to wordpieces and the split of the output per doc are computed as arrays (`alignment.py`,
 `transformer_batch.py`), with spacy-transformers' results.
 """
 import contextlib
@@ -35,12 +38,22 @@ from ..errors import Errors
 from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
-from .segment_batching import plan_invariant_sub_batches, plan_sub_batches
+from .segment_batching import (
+    INVARIANT_MAX_ROWS,
+    call_rows,
+    plan_invariant_sub_batches,
+    plan_sub_batches,
+)
+from .single_threaded import run_single_threaded
 from .transformer_batch import SegmentTransformerBatch
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
 DEFAULT_MAX_PADDING = 0.02
-BATCHING_ATTRS = ("max_tokens_in_batch", "max_padding", "batch_invariant")
+# The wordpieces of one batch-invariant call in prediction (a fixed row count per width): small
+# enough that a short doc's call wastes little on fill rows, large enough that short segments
+# share calls (measured in BENCHMARKS.md, "Batch invariance on every CPU").
+DEFAULT_INVARIANT_CALL_TOKENS = 1024
+BATCHING_ATTRS = ("max_tokens_in_batch", "max_padding", "batch_invariant", "invariant_call_tokens")
 
 
 @registry.architectures("spacy_coref.SegmentTransformerModel.v1")
@@ -55,6 +68,7 @@ def build_segment_transformer(
     max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
     max_padding: float = DEFAULT_MAX_PADDING,
     batch_invariant: bool = True,
+    invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """TransformerModel.v3 whose encoder runs in length-sorted sub-batches under a token budget.
 
@@ -66,18 +80,22 @@ def build_segment_transformer(
     grad_scaler_config (Dict[str, Any]): gradient scaling for mixed-precision training.
     max_tokens_in_batch (int): at most this many wordpieces, padding included, per encoder call.
     max_padding (float): close a sub-batch early rather than let padding pass this share.
-    batch_invariant (bool): pad each segment to a width its own length decides and batch
-        only segments of one width, so that a doc's output is the same bit for bit whatever
-        it is batched with (see `run_sub_batches`); False:
-        length-sorted, padded sub-batches under `max_tokens_in_batch` and `max_padding`
-        (fewer calls: faster, on a GPU most of all), whose float noise moves with the
-        neighbours.
+    batch_invariant (bool): in prediction, a doc's output the same bit for bit whatever it is
+        batched with and however many threads or processes run it (see
+        `run_fixed_shape_calls`); False: length-sorted, padded sub-batches under
+        `max_tokens_in_batch` and `max_padding` on the process's threads (fewer calls:
+        faster, on a GPU most of all), whose float noise moves with the neighbours.
+    invariant_call_tokens (int): with `batch_invariant`, the wordpieces of one prediction
+        call: every call at width w has invariant_call_tokens // w rows, at least 1 and at
+        most 4 (`INVARIANT_MAX_ROWS`: a short doc pays for few fill rows).
     RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
     """
     if max_tokens_in_batch < 1:
         raise ValueError(Errors.CE240.format(value=max_tokens_in_batch))
     if not 0.0 <= max_padding <= 1.0:
         raise ValueError(Errors.CE245.format(value=max_padding))
+    if invariant_call_tokens < 1:
+        raise ValueError(Errors.CE240.format(value=invariant_call_tokens))
     return SegmentTransformerModel(
         name,
         get_spans,
@@ -88,6 +106,7 @@ def build_segment_transformer(
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
         batch_invariant=batch_invariant,
+        invariant_call_tokens=invariant_call_tokens,
     )
 
 
@@ -105,6 +124,7 @@ def build_segment_transformer_v2(
     precision: str = FP32,
     frozen_layers: int = 0,
     batch_invariant: bool = True,
+    invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """SegmentTransformerModel.v1 with a numeric precision and frozen lower layers.
 
@@ -128,6 +148,7 @@ def build_segment_transformer_v2(
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
         batch_invariant=batch_invariant,
+        invariant_call_tokens=invariant_call_tokens,
     )
     model.attrs["precision"] = precision
     model.attrs["frozen_layers"] = frozen_layers
@@ -146,6 +167,7 @@ class SegmentTransformerModel(TransformerModel):
         max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
         max_padding: float = DEFAULT_MAX_PADDING,
         batch_invariant: bool = True,
+        invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
         **kwargs: Any,
     ) -> None:
         super().__init__(name, get_spans, **kwargs)
@@ -154,12 +176,13 @@ class SegmentTransformerModel(TransformerModel):
         self.attrs["max_tokens_in_batch"] = max_tokens_in_batch
         self.attrs["max_padding"] = max_padding
         self.attrs["batch_invariant"] = batch_invariant
+        self.attrs["invariant_call_tokens"] = invariant_call_tokens
 
     def from_bytes(self, bytes_data: bytes) -> "SegmentTransformerModel":
         # The sub-batching settings are how to run, not what was learned: the config's values
         # win over those saved with the weights (the shipped default's weights were saved
         # with max_padding 0.02 inside them, before batch_invariant existed).
-        settings = {key: self.attrs[key] for key in BATCHING_ATTRS}
+        settings = {key: self.attrs[key] for key in BATCHING_ATTRS if key in self.attrs}
         super().from_bytes(bytes_data)
         self.attrs.update(settings)
         return self
@@ -172,7 +195,8 @@ class SegmentTransformerModel(TransformerModel):
         copied._func = forward
         copied.init = init
         for key in BATCHING_ATTRS:
-            copied.attrs[key] = self.attrs[key]
+            if key in self.attrs:
+                copied.attrs[key] = self.attrs[key]
         for key in ("precision", "frozen_layers"):
             if key in self.attrs:
                 copied.attrs[key] = self.attrs[key]
@@ -223,19 +247,33 @@ def forward(
     model: TransformerModel, docs: List[Doc], is_train: bool
 ) -> Tuple[FullTransformerBatch, Callable]:
     nested_spans, wordpieces, align = segment_wordpieces(model, docs)
-    # one autocast region over all sub-batches: torch casts each weight to bf16 once per
-    # region, not once per sub-batch (about a tenth of the encoder's time in bf16)
-    with autocast(model.attrs.get("precision", FP32), _device(model)), _eval_mode(
-        model, is_train
-    ):
-        model_output, backprop_output = run_sub_batches(
-            model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
-            max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
-            encode=sub_batch_encoder(model, is_train),
-            invariant_width=(
-                _max_width(model) if model.attrs.get("batch_invariant", False) else None
-            ),
-        )
+    precision, device = model.attrs.get("precision", FP32), _device(model)
+    fixed_shapes = model.attrs.get("batch_invariant", False) and model.layers[0].shims
+    # nothing to encode: run_sub_batches hands empty batches to spacy-transformers
+    if not is_train and fixed_shapes and max(wordpieces.lengths, default=0) > 0:
+        with _eval_mode(model, is_train):
+            model_output = run_fixed_shape_calls(
+                sub_batch_encoder(model, is_train),
+                wordpieces,
+                model.attrs.get("invariant_call_tokens", DEFAULT_INVARIANT_CALL_TOKENS),
+                _max_width(model),
+                # each thread that encodes enters its own region (autocast belongs to a thread)
+                context=lambda: autocast(precision, device),
+                n_workers=torch.get_num_threads() if device.type == "cpu" else 0,
+            )
+        backprop_output = _no_gradient
+    else:
+        # one autocast region over all sub-batches: torch casts each weight to bf16 once per
+        # region, not once per sub-batch (about a tenth of the encoder's time in bf16)
+        with autocast(precision, device), _eval_mode(model, is_train):
+            model_output, backprop_output = run_sub_batches(
+                model.layers[0], wordpieces, model.attrs["max_tokens_in_batch"], is_train,
+                max_padding=model.attrs.get("max_padding", DEFAULT_MAX_PADDING),
+                encode=sub_batch_encoder(model, is_train),
+                invariant_width=(
+                    _max_width(model) if model.attrs.get("batch_invariant", False) else None
+                ),
+            )
     output = SegmentTransformerBatch(
         spans=nested_spans, wordpieces=wordpieces, model_output=model_output, align=align
     )
@@ -350,13 +388,10 @@ def run_sub_batches(
     max_padding (float): the most padding, as a share of a sub-batch's tokens.
     encode (Optional[Callable]): runs one sub-batch, (wordpieces, is_train) -> (output,
         backprop); default: the encoder itself.
-    invariant_width (Optional[int]): batch invariance, with the model's longest input: each
-        segment padded to a width its own length decides (`plan_invariant_sub_batches`), in
-        sub-batches of one width. A row's sums then depend on the segment alone: padding to
-        the longest of a sub-batch moves them (in bf16 by up to 0.02, enough to flip a
-        cluster), the row count of a product of one width does not (bit-identical in bf16 at
-        1 to 20 rows on a 2-core AMD EPYC; tests/pipeline/test_batch_invariance.py checks
-        the shipped pipelines wherever it runs). None: `plan_sub_batches`.
+    invariant_width (Optional[int]): in training with `batch_invariant`, the model's longest
+        input: each segment padded to a width its own length decides
+        (`plan_invariant_sub_batches`), in sub-batches of one width, as in prediction (which
+        runs `run_fixed_shape_calls`). None: `plan_sub_batches`.
     RETURNS (Tuple[ModelOutput, Callable]): the encoder output in the padded layout of
         `wordpieces`, and a callback taking the gradient of last_hidden_state.
     """
@@ -403,6 +438,62 @@ def run_sub_batches(
     return model_output, backprop
 
 
+def run_fixed_shape_calls(
+    encode: Callable,
+    wordpieces: WordpieceBatch,
+    call_tokens: int,
+    max_width: int,
+    *,
+    context: Callable[[], Any] = contextlib.nullcontext,
+    n_workers: int = 1,
+) -> ModelOutput:
+    """Predict with each segment's output a function of the segment alone, on any CPU.
+
+    Each segment is padded to the width its own length decides, every call at a width has
+    `call_rows(width, call_tokens, INVARIANT_MAX_ROWS)` rows (the last call's spare rows are
+    copies of its first, computed and dropped), and every call runs on one torch thread
+    (`run_single_threaded`).
+    BLAS libraries choose a kernel, and so the order of a row's sums, by the product's shape
+    and the threads that split it: with both fixed by the segment, no companion and no
+    thread count moves a bit (on an Intel Xeon with AMX, the row count of a bf16 product
+    alone moved bits at 24 to 320 wordpieces; tests/ml/test_fixed_shape_calls.py checks the
+    property on the shipped encoders wherever it runs).
+
+    encode (Callable): runs one call, (wordpieces, is_train) -> (output, backprop).
+    wordpieces (WordpieceBatch): all segments, padded to the longest.
+    call_tokens (int): the wordpieces of one call, fill rows included.
+    max_width (int): the model's longest input.
+    context (Callable[[], ContextManager]): entered on each thread that encodes (autocast).
+    n_workers (int): calls run side by side, each on its own thread (0: on this thread, with
+        its threads as they are, for a GPU).
+    RETURNS (ModelOutput): the encoder output in the padded layout of `wordpieces`.
+    """
+    lengths = numpy.asarray(wordpieces.lengths, dtype="int64")  # [n_segments]
+    n_rows, n_cols = wordpieces.input_ids.shape
+    calls = []
+    plan = plan_invariant_sub_batches(lengths, call_tokens, max_width, INVARIANT_MAX_ROWS)
+    for rows, width in plan:
+        n_fill = call_rows(width, call_tokens, INVARIANT_MAX_ROWS) - len(rows)
+        filled = numpy.concatenate([rows, numpy.repeat(rows[:1], n_fill)]) if n_fill else rows
+        calls.append((rows, _take_rows(wordpieces, filled, width)))
+
+    def call(k: int) -> Callable[[], ModelOutput]:
+        return lambda: encode(calls[k][1], False)[0]
+
+    merged: Dict[str, Any] = {}
+    output_type: Any = BaseModelOutput
+    if n_workers > 0:
+        finished = run_single_threaded([call(k) for k in range(len(calls))], n_workers, context)
+    else:
+        with context():
+            finished = iter([(k, call(k)()) for k in range(len(calls))])
+    for k, sub_output in finished:
+        index = torch.as_tensor(calls[k][0], device=sub_output.last_hidden_state.device)
+        _scatter_into(merged, sub_output, index, n_rows, n_cols)  # the fill rows are dropped
+        output_type = type(sub_output)
+    return output_type(**merged)
+
+
 def _take_rows(wordpieces: WordpieceBatch, rows: numpy.ndarray, width: int) -> WordpieceBatch:
     """The given segments at `width` columns: trimmed to it, or padded to it with masked-out
     zeros where a batch-invariant width is wider than the batch's longest segment."""
@@ -430,15 +521,18 @@ def _scatter_into(
 ) -> None:
     """Write one sub-batch's tensors at its rows of the full outputs (allocated on first use):
     sequence outputs [rows, width, hidden] zero-padded to n_cols, pooled ones [rows, hidden].
-    Per-layer attentions ([rows, heads, width, width]) are left out: listeners never read them.
+    Rows past the index's (a fixed-shape call's fill) are dropped. Per-layer attentions
+    ([rows, heads, width, width]) are left out: listeners never read them.
     """
+    n_index = index.shape[0]
     # Gradients flow through the sub-batches' own callbacks, never through the scatter.
     with torch.no_grad():
         for key, value in output.items():
             if isinstance(value, torch.Tensor) and value.dim() in (2, 3):
                 if key not in merged:
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
-                value = value[:, :n_cols] if value.dim() == 3 else value  # past the longest
+                # rows past the index, columns past the longest segment
+                value = value[:n_index, :n_cols] if value.dim() == 3 else value[:n_index]
                 merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
@@ -447,7 +541,7 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
-                    part = part[:, :n_cols]
+                    part = part[:n_index, :n_cols]
                     full[index, : part.shape[1]] = part.to(full.dtype)
 
 

@@ -28,6 +28,7 @@ from ..decoding.clustering import pair_score_tuples
 from ..decoding.decoder import shortcut_decoder
 from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
+from ..linguistics.transcripts import mark_transcript_speakers
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..training.losses import antecedent_loss, mention_loss, soft_antecedent_loss
@@ -35,7 +36,6 @@ from ..training.silver import get_antecedent_targets
 from ..types import MentionOffset
 from .constraints import DEFAULT_CONSTRAINTS, check_constraints, check_null_scores_by_form
 from .encoder_precision import PrecisionSetting
-from .transcripts import mark_transcript_speakers
 
 DEFAULT_COREF_CLUSTER_MODEL = """
 [model]
@@ -246,7 +246,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Cluster one doc; a transcript without speakers gets them from its turn labels
-        first (`transcripts.py`)."""
+        first (`linguistics/transcripts.py`)."""
         return super().__call__(mark_transcript_speakers(doc))
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:

@@ -35,48 +35,50 @@ reliably, and their violations are the errors a user sees first:
   mention's link, not a narrator's whole cluster. A possessor is not the noun phrase it is
   part of: "her mother" leaves the cluster of its "her" (`part_possessors`). Without a
   parse, the words show the clause of "him", "her", "them" or a reflexive right after a verb
-  ("Tom paid him", "called the plumber and thanked him"; `unparsed_binding.py`).
+  ("Tom paid him", "called the plumber and thanked him"; `linguistics/unparsed_clauses.py`).
 * quotes: a quote's "I" is its speaker and its "you" the one it is said to, where the parse
   (without one, the words next to the quote) shows a speech tag ("..." Tom told Anna); a
   letter's "I" is its signature and its "you" its greeting's name; applied after the others
-  (`quotes.py`, `unparsed_quotes.py`).
+  (`decoding/steps/quotes.py`, `linguistics/unparsed_quotes.py`).
 * names: a name repeated ("Petra" ... "Petra", "Helena Kurz" ... "Kurz") joins its earlier
-  mention's cluster where agreement allows (`name_match.py`); without a parse, people's
+  mention's cluster where agreement allows (`decoding/steps/names.py`); without a parse, people's
   names alone, by their titles and first names.
-* distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and
-  "Eugenio Bernal", "Mr. Hale" and "Mr. Dunmore"), or two one-word place names ("Norway" and
-  "Canada"), are never in one cluster, even where a pronoun between them was linked to both
-  (`person_names.py`); with `names` on, a repeated name does not bring them together either.
+* distinct_names: two people's names that cannot be one person's ("Ricardo Rocha" and "Eugenio
+  Bernal", "Mr. Hale" and "Mr. Dunmore"), or two one-word place names ("Norway" and "Canada"),
+  are never in one cluster, even where a pronoun between them was linked to both
+  (`linguistics/person_names.py`); with `names` on, a repeated name does not bring them together
+  either.
 * indefinites: a noun phrase with "a" or "an" ("a new library") introduces an entity: it
   takes no antecedent, though later mentions may take it as theirs. Appositives and
   predicates ("Ann, a nurse"; "Ann is a nurse") count too: the dev sets' annotations rarely
   link them. Without a parse, any span of two or more words from "a" or "an" on counts.
 * contrasts: one head noun with modifiers that exclude each other ("the old bridge", "a new
   bridge"; "the first chapter", "the second chapter"; "two boxes", "three boxes") is two
-  entities (`contrasts.py`).
+  entities (`decoding/steps/contrasts.py`).
 * same_head: of two nested mentions with one head word in a cluster ("Greta" and "Greta, who
-  laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter"
-  in one, "Cotter" in the other) are made one first, where they agree (`same_head.py`).
-  Without a parse a mention's last word stands for its head, and clusters are not merged.
+  laughed at him"), the cluster keeps one; two clusters that hold such a pair ("old Cotter" in
+  one, "Cotter" in the other) are made one first, where they agree
+  (`decoding/steps/same_head.py`). Without a parse a mention's last word stands for its head,
+  and clusters are not merged.
 * other_heads: a common noun phrase takes an earlier one with another head noun ("the plan"
   after "the government") only where the link scores well above "no antecedent"
-  (`other_heads.py`); without a parse, the heads of short lower-case phrases come from each
-  word's usual tag (`word_tags.py`).
+  (`decoding/steps/other_heads.py`); without a parse, the heads of short lower-case phrases come
+  from each word's usual tag (`linguistics/word_tags.py`).
 * whole_phrases: a mention is its whole noun phrase: "the house" linked where the candidates
   hold "the little house in Great Britain Street" becomes that, and a cluster whose only
   names are first words of a longer name ("Norvell" of "Norvell Energy") goes to the whole
-  name (`whole_phrases.py`); applied last.
+  name (`decoding/steps/whole_phrases.py`); applied last.
 * salience: no constraint but a preference, applied first: a "he" or "she" takes a subject
   over an object, a mention in its own or the last sentence, a closer one, and one in its own
-  role, by more than the model's scores alone say (`salience.py`).
+  role, by more than the model's scores alone say (`decoding/steps/salience.py`).
 
 This module holds the steps' names and the checks of the settings that name them. Each step
-is a registered function in `spacy_coref/decoding/steps/` (docs/decoding.md), and the decoder
-turns them into what `clustering.constrained_clusters` needs: a class per mention (bit flags,
-`mention_classes.py`), masks of forbidden and required (mention, antecedent) pairs
-(`binding.py`, `persons.py`) and each mention's person name. What is known of each mention is
-read once, with a parse or without one (`mention_analysis.py`); the pair masks are array
-operations.
+is a registered function in `spacy_coref/decoding/steps/` beside its rule (docs/decoding.md),
+and the decoder turns them into what `clustering.constrained_clusters` needs: a class per
+mention (bit flags, `linguistics/mention_classes.py`), masks of forbidden and required
+(mention, antecedent) pairs (`decoding/steps/binding.py`, `linguistics/persons.py`) and each
+mention's person name. What is known of each mention is read once, with a parse or without one
+(`linguistics/mention_analysis.py`); the pair masks are array operations.
 """
 from typing import Dict, Iterable, List
 
@@ -84,17 +86,17 @@ from ..errors import Errors
 
 AGREEMENT = "agreement"
 BINDING = "binding"
-QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (quotes.py)
-NAMES = "names"  # a repeated name goes with its earlier mention (name_match.py)
-DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (person_names.py)
+QUOTES = "quotes"  # a quote's I and you go with its speaker and addressee (steps/quotes.py)
+NAMES = "names"  # a repeated name goes with its earlier mention (steps/names.py)
+DISTINCT_NAMES = "distinct_names"  # two people's names part a cluster (linguistics/person_names.py)
 INDEFINITES = "indefinites"  # "a new library" takes no antecedent
-CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (contrasts.py)
-SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (same_head.py)
-CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (cataphora.py)
-GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (groups.py)
+CONTRASTS = "contrasts"  # "the old bridge" is not "the new bridge" (steps/contrasts.py)
+SAME_HEAD = "same_head"  # a cluster keeps one of "Greta" and "Greta, who ..." (steps/same_head.py)
+CATAPHORA = "cataphora"  # "When she landed, the pilot ..." (steps/cataphora.py)
+GROUPS = "groups"  # "the cat and the dog ... they": the pair, not one of them (steps/groups.py)
 WHOLE_PHRASES = "whole_phrases"  # "the house in Great Britain Street", not "the house"
-OTHER_HEADS = "other_heads"  # "the plan" is seldom "the government" (other_heads.py)
-SALIENCE = "salience"  # "he" prefers a subject close by in its own role (salience.py)
+OTHER_HEADS = "other_heads"  # "the plan" is seldom "the government" (steps/other_heads.py)
+SALIENCE = "salience"  # "he" prefers a subject close by in its own role (steps/salience.py)
 CONSTRAINTS = (
     AGREEMENT, BINDING, QUOTES, NAMES, DISTINCT_NAMES, INDEFINITES, CONTRASTS, SAME_HEAD,
     CATAPHORA, GROUPS, WHOLE_PHRASES, OTHER_HEADS, SALIENCE,

@@ -19,8 +19,8 @@ from spacy.parts_of_speech import IDS as POS_IDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
+from ..linguistics.quotations import GREETINGS
 from ..types import MentionOffset, MentionOffsets
-from .quotes import GREETINGS
 
 
 def _ids(*labels: str) -> FrozenSet[int]:

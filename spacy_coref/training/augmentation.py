@@ -25,7 +25,7 @@ from ..errors import Errors
 from ..formats import read_docs
 from ..formats.gap import FEMININE_PRONOUNS, MASCULINE_PRONOUNS
 from ..lang.en import english
-from ..pipeline.first_names import NEUTRAL_TITLES
+from ..linguistics.first_names import NEUTRAL_TITLES
 
 # doc.user_data key naming the augmentation that made a copy (absent on original documents).
 AUGMENTED_KEY = "augmented"

@@ -15,7 +15,7 @@ from ..decoding import Decoder
 from ..decoding.decoder import shortcut_decoder
 from ..errors import Errors
 from ..formats.gap import gap_coref
-from ..pipeline.mention_classes import FEMININE, MASCULINE, PRONOUN_CLASS
+from ..linguistics.mention_classes import FEMININE, MASCULINE, PRONOUN_CLASS
 from ..pipeline.loading import (  # noqa: F401 (re-exported: evaluation's callers use them)
     BASE_PIPELINE,
     cluster_components,

@@ -10,7 +10,7 @@ import spacy_coref  # noqa: F401 (registers the factories and steps)
 from spacy_coref.decoding import ORDER, Decoder, DecodingStep, decode_clusters, default_step
 from spacy_coref.decoding.snapshot import load_snapshot
 from spacy_coref.pipeline.constraints import CONSTRAINTS
-from spacy_coref.pipeline.salience import WEIGHTS
+from spacy_coref.decoding.steps.salience import WEIGHTS
 
 SNAPSHOT = Path(__file__).parent.parent / "data" / "decoding_snapshot"
 

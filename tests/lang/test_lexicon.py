@@ -83,10 +83,10 @@ def test_pronoun_sets_derived_from_the_table(criteria, forms):
 
 def test_the_code_reads_its_pronoun_sets_from_the_table():
     from spacy_coref import resolved_text
+    from spacy_coref.decoding.steps import cataphora, groups, salience, whole_phrases
+    from spacy_coref.linguistics import clause_roles, main_mention, mention_classes, quotations
+    from spacy_coref.linguistics import unparsed_quotes
     from spacy_coref.ml import candidates
-    from spacy_coref.pipeline import cataphora, clause_roles, groups, mention_classes, quotes
-    from spacy_coref.pipeline import salience
-    from spacy_coref.pipeline import unparsed_quotes, whole_phrases
     from spacy_coref.training import augmentation
 
     he, she = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
@@ -106,13 +106,13 @@ def test_the_code_reads_its_pronoun_sets_from_the_table():
     assert clause_roles.OBJECT_CASE == {"him", "her", "them"}
     assert salience.GENDERED_PRONOUNS == whole_phrases.PERSONAL_PRONOUNS == he | she
     assert groups.PLURAL_PRONOUNS == they
-    assert quotes.FIRST_SINGULAR == {"i", "me", "my", "mine", "myself"}
+    assert quotations.FIRST_SINGULAR == {"i", "me", "my", "mine", "myself"}
     assert cataphora.PERSONAL_PRONOUNS == {"i", "you", "he", "she", "it", "we", "they"}
     assert candidates.SUBJECT_PRONOUNS == {"i", "he", "she", "we", "they"}
     assert candidates.OBJECT_PRONOUNS == {"him", "her", "them", "me", "us"}
     assert unparsed_quotes.POSSESSIVES == {"his", "her", "their", "my", "our", "your", "its"}
-    assert resolved_text._PERSONAL == {
-        *quotes.FIRST_SINGULAR, *quotes.FIRST_PLURAL, *quotes.SECOND, *he, *she, *they,
+    assert main_mention._PERSONAL == {
+        *quotations.FIRST_SINGULAR, *quotations.FIRST_PLURAL, *quotations.SECOND, *he, *she, *they,
         "it", "its", "itself", "thou", "thee", "thy", "thine",
     }
     assert resolved_text._SPEAKER_SUBJECTS == {"i", "we", "you", "thou", "ye"}
@@ -169,9 +169,10 @@ def test_word_lists_and_verb_forms():
 
 def test_the_code_reads_its_word_lists_from_the_lexicon():
     from spacy_coref import resolved_text
+    from spacy_coref.decoding.steps import cataphora, contrasts
+    from spacy_coref.linguistics import name_words, person_names, quotations
+    from spacy_coref.linguistics import unparsed_clauses as ub
     from spacy_coref.ml import candidates
-    from spacy_coref.pipeline import cataphora, contrasts, name_match, person_names, quotes
-    from spacy_coref.pipeline import unparsed_binding as ub
     from spacy_coref.training import masking
 
     lexicon = english()
@@ -182,8 +183,8 @@ def test_the_code_reads_its_word_lists_from_the_lexicon():
     assert person_names.NOT_NAMES == lexicon.words("non_names")
     assert candidates.COORDINATORS == {"and", "or"} and "but" in ub.COORDINATORS
     assert resolved_text._DETERMINERS == {"the", "a", "an", "this", "that", "these", "those"}
-    assert quotes.GREETINGS == lexicon.words("greetings")
-    assert name_match.NAMING_PARTICIPLES == {"called", "named", "nicknamed", "dubbed"}
+    assert quotations.GREETINGS == lexicon.words("greetings")
+    assert name_words.NAMING_PARTICIPLES == {"called", "named", "nicknamed", "dubbed"}
     assert contrasts.NUMBER_WORDS["twenty"] == "20"
     # a masked pronoun's class is its place in this tuple: the table must keep its order
     assert masking.PRONOUN_CLASSES == (

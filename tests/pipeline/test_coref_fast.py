@@ -46,8 +46,9 @@ def test_fast_pipeline_resolves_without_a_parser(fast_nlp):
 
 
 def test_fast_pipeline_reads_clauses_and_quotes_off_the_words(fast_nlp):
-    """Binding and quotes without a parse (`unparsed_binding.py`, `unparsed_quotes.py`): the
-    shipped student linked "him" to Tom and "I" to Anna before they were read."""
+    """Binding and quotes without a parse (`linguistics/unparsed_clauses.py`,
+    `unparsed_quotes.py`): the shipped student linked "him" to Tom and "I" to Anna before they
+    were read."""
     def clusters(text):
         return [{m.text for m in c.mentions} for c in fast_nlp(text)._.coref_clusters]
 

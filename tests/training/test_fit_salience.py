@@ -8,7 +8,7 @@ from script_loading import load_script  # (tests/)
 from spacy.tokens import DocBin
 
 from spacy_coref.annotations import set_clusters
-from spacy_coref.pipeline.salience import FEATURES
+from spacy_coref.decoding.steps.salience import FEATURES
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_salience.py"
 

@@ -12,7 +12,7 @@ from transformers import AutoModel
 
 from spacy_coref.annotations import get_clusters, set_clusters
 from spacy_coref.formats import read_docs, write_docs
-from spacy_coref.pipeline.mention_classes import NEUTER_PLURAL_PRONOUNS
+from spacy_coref.linguistics.mention_classes import NEUTER_PLURAL_PRONOUNS
 from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER
 from spacy_coref.training.smoke import write_tiny_encoder
 

@@ -1,4 +1,4 @@
-"""The decoding steps, one module each; importing this package registers them all."""
+"""The decoding steps, one module each with its rule; importing this package registers them all."""
 from . import (  # noqa: F401 (registers the steps)
     agreement,
     binding,

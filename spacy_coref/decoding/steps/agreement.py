@@ -1,10 +1,10 @@
 """agreement: one entity is not "he" and "she", nor "it" and a person, nor two speakers' "I"
-(the classes of `pipeline/mention_classes.py`, cut by `constrained_clusters`)."""
+(the classes of `linguistics/mention_classes.py`, cut by `constrained_clusters`)."""
 from spacy.util import registry
 
 from ...annotations import SPEAKERS_KEY
-from ...pipeline.mention_classes import conflicting_classes
-from ...pipeline.persons import with_persons, speakers_you_apart
+from ...linguistics.mention_classes import conflicting_classes
+from ...linguistics.persons import with_persons, speakers_you_apart
 from ..state import DecodingState
 from ..step import DecodingStep
 
