@@ -14,8 +14,7 @@ tests/ml/test_fixed_shape_calls.py asserts; and one call of that shape on 1 thre
 import torch
 
 from spacy_coref.benchmark.systems import load_coref, load_fast
-from spacy_coref.ml.segment_batching import INVARIANT_MAX_ROWS, call_rows
-from spacy_coref.ml.segment_transformer import DEFAULT_INVARIANT_CALL_TOKENS
+from spacy_coref.ml.segment_transformer import DEFAULT_INVARIANT_CALL_ROWS
 
 WIDTHS = (32, 64, 128, 256, 320, 512)
 ROWS = (2, 4, 8, 16)
@@ -38,7 +37,7 @@ def main() -> None:
         hf_model = nlp.get_pipe("coref").inner.get_pipe("transformer").model.transformer.eval()
         generator = torch.Generator().manual_seed(0)
         for width in WIDTHS:
-            n_call = call_rows(width, DEFAULT_INVARIANT_CALL_TOKENS, INVARIANT_MAX_ROWS)
+            n_call = DEFAULT_INVARIANT_CALL_ROWS
             n_rows = max(max(ROWS), 3 * n_call)
             ids = torch.randint(1000, 20000, (n_rows, width), generator=generator)
             mask = torch.ones((n_rows, width), dtype=torch.long)
@@ -62,7 +61,7 @@ def main() -> None:
                 found.append(
                     f"{precision} rows {rows} fixed {same_fixed} threads {torch.equal(one, more)}"
                 )
-            print(pipeline, width, f"({n_call} rows a call)", " | ".join(found), flush=True)
+            print(pipeline, width, " | ".join(found), flush=True)
 
 
 if __name__ == "__main__":

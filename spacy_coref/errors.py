@@ -294,6 +294,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "{value}.")
     CE246 = ("--accurate measures the accurate pipeline on the document set, but --long was "
              "given too: run `spacy-coref benchmark --accurate` and `--long` apart.")
+    CE247 = ("Expected invariant_call_rows to be a positive number of rows, but found {value}. "
+             "Set [components.transformer.model] invariant_call_rows, e.g. 2.")
     # pretraining and distillation (CE260-CE279)
     CE260 = ("No unlabeled text found at {path}. Expected a .jsonl file or a directory of them, "
              "one {{\"id\": ..., \"text\": ...}} object per line (e.g. ../shared/data/unlabeled).")

@@ -78,11 +78,6 @@ def invariant_width(length: int, max_width: int, bucket: int = INVARIANT_BUCKET)
     return max(min(rounded, int(max_width)), int(length))
 
 
-# The most rows of a batch-invariant call in prediction: a short doc's one segment then pays for
-# at most 3 fill rows (a 20-word doc's latency; BENCHMARKS.md, "Batch invariance on every CPU").
-INVARIANT_MAX_ROWS = 4
-
-
 def call_rows(width: int, tokens_per_call: int, max_rows: Optional[int] = None) -> int:
     """The rows of every batch-invariant call at `width`: as many as `tokens_per_call` holds,
     at least one and at most `max_rows` (None: no bound)."""

@@ -38,22 +38,17 @@ from ..errors import Errors
 from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
-from .segment_batching import (
-    INVARIANT_MAX_ROWS,
-    call_rows,
-    plan_invariant_sub_batches,
-    plan_sub_batches,
-)
+from .segment_batching import call_rows, plan_invariant_sub_batches, plan_sub_batches
 from .single_threaded import run_single_threaded
 from .transformer_batch import SegmentTransformerBatch
 
 DEFAULT_MAX_TOKENS_IN_BATCH = 4096
 DEFAULT_MAX_PADDING = 0.02
-# The wordpieces of one batch-invariant call in prediction (a fixed row count per width): small
-# enough that a short doc's call wastes little on fill rows, large enough that short segments
-# share calls (measured in BENCHMARKS.md, "Batch invariance on every CPU").
-DEFAULT_INVARIANT_CALL_TOKENS = 1024
-BATCHING_ATTRS = ("max_tokens_in_batch", "max_padding", "batch_invariant", "invariant_call_tokens")
+# The rows of every batch-invariant call in prediction: with one thread a call, bigger calls
+# gain little and fill more rows (2 against 4 rows or 1,024 wordpieces a call: 4 to 8% more
+# words/s; BENCHMARKS.md, "Batch invariance on every CPU").
+DEFAULT_INVARIANT_CALL_ROWS = 2
+BATCHING_ATTRS = ("max_tokens_in_batch", "max_padding", "batch_invariant", "invariant_call_rows")
 
 
 @registry.architectures("spacy_coref.SegmentTransformerModel.v1")
@@ -68,7 +63,7 @@ def build_segment_transformer(
     max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
     max_padding: float = DEFAULT_MAX_PADDING,
     batch_invariant: bool = True,
-    invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
+    invariant_call_rows: int = DEFAULT_INVARIANT_CALL_ROWS,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """TransformerModel.v3 whose encoder runs in length-sorted sub-batches under a token budget.
 
@@ -85,17 +80,16 @@ def build_segment_transformer(
         `run_fixed_shape_calls`); False: length-sorted, padded sub-batches under
         `max_tokens_in_batch` and `max_padding` on the process's threads (fewer calls:
         faster, on a GPU most of all), whose float noise moves with the neighbours.
-    invariant_call_tokens (int): with `batch_invariant`, the wordpieces of one prediction
-        call: every call at width w has invariant_call_tokens // w rows, at least 1 and at
-        most 4 (`INVARIANT_MAX_ROWS`: a short doc pays for few fill rows).
+    invariant_call_rows (int): with `batch_invariant`, the rows of every prediction call (a
+        width's last call filled with copies).
     RETURNS (Model[List[Doc], FullTransformerBatch]): the model.
     """
     if max_tokens_in_batch < 1:
         raise ValueError(Errors.CE240.format(value=max_tokens_in_batch))
     if not 0.0 <= max_padding <= 1.0:
         raise ValueError(Errors.CE245.format(value=max_padding))
-    if invariant_call_tokens < 1:
-        raise ValueError(Errors.CE240.format(value=invariant_call_tokens))
+    if invariant_call_rows < 1:
+        raise ValueError(Errors.CE247.format(value=invariant_call_rows))
     return SegmentTransformerModel(
         name,
         get_spans,
@@ -106,7 +100,7 @@ def build_segment_transformer(
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
         batch_invariant=batch_invariant,
-        invariant_call_tokens=invariant_call_tokens,
+        invariant_call_rows=invariant_call_rows,
     )
 
 
@@ -124,7 +118,7 @@ def build_segment_transformer_v2(
     precision: str = FP32,
     frozen_layers: int = 0,
     batch_invariant: bool = True,
-    invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
+    invariant_call_rows: int = DEFAULT_INVARIANT_CALL_ROWS,
 ) -> Model[List[Doc], FullTransformerBatch]:
     """SegmentTransformerModel.v1 with a numeric precision and frozen lower layers.
 
@@ -148,7 +142,7 @@ def build_segment_transformer_v2(
         max_tokens_in_batch=max_tokens_in_batch,
         max_padding=max_padding,
         batch_invariant=batch_invariant,
-        invariant_call_tokens=invariant_call_tokens,
+        invariant_call_rows=invariant_call_rows,
     )
     model.attrs["precision"] = precision
     model.attrs["frozen_layers"] = frozen_layers
@@ -167,7 +161,7 @@ class SegmentTransformerModel(TransformerModel):
         max_tokens_in_batch: int = DEFAULT_MAX_TOKENS_IN_BATCH,
         max_padding: float = DEFAULT_MAX_PADDING,
         batch_invariant: bool = True,
-        invariant_call_tokens: int = DEFAULT_INVARIANT_CALL_TOKENS,
+        invariant_call_rows: int = DEFAULT_INVARIANT_CALL_ROWS,
         **kwargs: Any,
     ) -> None:
         super().__init__(name, get_spans, **kwargs)
@@ -176,7 +170,7 @@ class SegmentTransformerModel(TransformerModel):
         self.attrs["max_tokens_in_batch"] = max_tokens_in_batch
         self.attrs["max_padding"] = max_padding
         self.attrs["batch_invariant"] = batch_invariant
-        self.attrs["invariant_call_tokens"] = invariant_call_tokens
+        self.attrs["invariant_call_rows"] = invariant_call_rows
 
     def from_bytes(self, bytes_data: bytes) -> "SegmentTransformerModel":
         # The sub-batching settings are how to run, not what was learned: the config's values
@@ -255,7 +249,7 @@ def forward(
             model_output = run_fixed_shape_calls(
                 sub_batch_encoder(model, is_train),
                 wordpieces,
-                model.attrs.get("invariant_call_tokens", DEFAULT_INVARIANT_CALL_TOKENS),
+                model.attrs.get("invariant_call_rows", DEFAULT_INVARIANT_CALL_ROWS),
                 _max_width(model),
                 # each thread that encodes enters its own region (autocast belongs to a thread)
                 context=lambda: autocast(precision, device),
@@ -441,7 +435,7 @@ def run_sub_batches(
 def run_fixed_shape_calls(
     encode: Callable,
     wordpieces: WordpieceBatch,
-    call_tokens: int,
+    rows_per_call: int,
     max_width: int,
     *,
     context: Callable[[], Any] = contextlib.nullcontext,
@@ -449,10 +443,9 @@ def run_fixed_shape_calls(
 ) -> ModelOutput:
     """Predict with each segment's output a function of the segment alone, on any CPU.
 
-    Each segment is padded to the width its own length decides, every call at a width has
-    `call_rows(width, call_tokens, INVARIANT_MAX_ROWS)` rows (the last call's spare rows are
-    copies of its first, computed and dropped), and every call runs on one torch thread
-    (`run_single_threaded`).
+    Each segment is padded to the width its own length decides, every call has `rows_per_call`
+    rows of one width (a width's last call is filled with copies of its first row, computed
+    and dropped), and every call runs on one torch thread (`run_single_threaded`).
     BLAS libraries choose a kernel, and so the order of a row's sums, by the product's shape
     and the threads that split it: with both fixed by the segment, no companion and no
     thread count moves a bit (on an Intel Xeon with AMX, the row count of a bf16 product
@@ -461,7 +454,7 @@ def run_fixed_shape_calls(
 
     encode (Callable): runs one call, (wordpieces, is_train) -> (output, backprop).
     wordpieces (WordpieceBatch): all segments, padded to the longest.
-    call_tokens (int): the wordpieces of one call, fill rows included.
+    rows_per_call (int): the rows of every call, fill rows included.
     max_width (int): the model's longest input.
     context (Callable[[], ContextManager]): entered on each thread that encodes (autocast).
     n_workers (int): calls run side by side, each on its own thread (0: on this thread, with
@@ -471,9 +464,10 @@ def run_fixed_shape_calls(
     lengths = numpy.asarray(wordpieces.lengths, dtype="int64")  # [n_segments]
     n_rows, n_cols = wordpieces.input_ids.shape
     calls = []
-    plan = plan_invariant_sub_batches(lengths, call_tokens, max_width, INVARIANT_MAX_ROWS)
+    budget = rows_per_call * max_width  # every width up to the longest input: rows_per_call
+    plan = plan_invariant_sub_batches(lengths, budget, max_width, rows_per_call)
     for rows, width in plan:
-        n_fill = call_rows(width, call_tokens, INVARIANT_MAX_ROWS) - len(rows)
+        n_fill = call_rows(width, budget, rows_per_call) - len(rows)
         filled = numpy.concatenate([rows, numpy.repeat(rows[:1], n_fill)]) if n_fill else rows
         calls.append((rows, _take_rows(wordpieces, filled, width)))
 

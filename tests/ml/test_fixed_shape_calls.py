@@ -14,9 +14,10 @@ from spacy_transformers.data_classes import WordpieceBatch
 
 from spacy_coref.benchmark.systems import load_coref, load_fast
 from spacy_coref.encoders.mpnet_parts import PackagedEncoderError
-from spacy_coref.ml.segment_batching import INVARIANT_MAX_ROWS, call_rows, invariant_width
+from spacy_coref.ml.segment_batching import invariant_width
 from spacy_coref.ml.segment_transformer import (
-    DEFAULT_INVARIANT_CALL_TOKENS,
+    DEFAULT_INVARIANT_CALL_ROWS,
+    build_segment_transformer,
     predict_directly,
     run_fixed_shape_calls,
 )
@@ -59,7 +60,7 @@ def random_rows(n_rows, width, seed):
 @pytest.mark.parametrize("precision", PRECISIONS)
 @pytest.mark.parametrize("width", [32, 64, 128, 256, 512])
 def test_a_row_of_a_fixed_shape_call_ignores_its_companions(hf_model, width, precision):
-    n_rows = call_rows(width, DEFAULT_INVARIANT_CALL_TOKENS, INVARIANT_MAX_ROWS)
+    n_rows = 4 if width < 512 else DEFAULT_INVARIANT_CALL_ROWS  # the shipped 2, and more
     target_ids, target_mask = random_rows(1, width, seed=width)
     found = []
     with one_torch_thread():
@@ -103,13 +104,13 @@ def test_each_segment_gets_its_own_output_in_any_batch_on_any_workers(hf_model, 
         longest = max(lengths[i] for i in rows)  # the batch is padded to its own longest
         sub = wordpiece_batch(ids[rows][:, :longest], mask[rows][:, :longest])
         output = run_fixed_shape_calls(
-            encode_call, sub, 256, 512, context=autocast, n_workers=n_workers
+            encode_call, sub, 3, 512, context=autocast, n_workers=n_workers
         )
         return output.last_hidden_state
 
     alone = [run([i], 1)[0] for i in range(len(lengths))]
-    # 37, 37, 33 and 64 share width 64 at 4 rows a call: one full call, one with fill
-    assert invariant_width(37, 512) == 64 and call_rows(64, 256) == 4
+    # 37, 37, 33 and 64 share width 64 at 3 rows a call: one full call, one with 2 fill rows
+    assert [invariant_width(n, 512) for n in (37, 33, 64)] == [64, 64, 64]
     for n_workers in (1, 2):
         together = run(list(range(len(lengths))), n_workers)
         assert together.shape[:2] == (len(lengths), n_cols)
@@ -155,3 +156,8 @@ def test_an_error_in_a_call_reaches_the_caller_and_leaves_no_worker():
             list(run_single_threaded(calls, n_workers))
         assert torch.get_num_threads() == before
     assert not [t for t in threading.enumerate() if t.name.startswith("spacy_coref-encoder")]
+
+
+def test_a_call_without_rows_is_refused():
+    with pytest.raises(ValueError, match="CE247"):
+        build_segment_transformer("unused", lambda docs: docs, invariant_call_rows=0)
