@@ -144,6 +144,15 @@ class Errors(metaclass=ErrorsWithCodes):
              "holds wordpieces and 'clusters' wordpiece offsets). Convert the word-level file "
              "instead.")
     CE035 = "{loc}: expected 'sentences' to hold non-empty word strings, but found {found}."
+    # pronoun problems: WinoGrande, WSC, PDP, BUG (`spacy_coref.formats.pronoun_problems`)
+    CE040 = "{loc}: not a valid JSON object ({error})."
+    CE041 = "{loc}: expected '{key}' to be {expected}, but found {found}."
+    CE042 = ("{loc}: not a pronoun problem: expected the keys of one of these kinds ({expected}), "
+             "but found the keys {found}.")
+    CE043 = "{loc}: expected exactly one blank '{blank}' in '{key}', but found {found}."
+    CE044 = "{loc}: 'answer_text' '{answer}' is not one of the 'options' {options}."
+    CE045 = "{loc}: the {role} span '{span}' does not fall on token boundaries."
+    CE046 = "Expected a dev fraction from 0 to 1 for the twin split, but found {fraction}."
     # scoring (CE050-CE069)
     CE050 = ("Document {doc} has {n_gold} tokens in the gold data but {n_pred} in the "
              "predictions: score predictions made on the gold tokenization.")

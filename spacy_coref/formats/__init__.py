@@ -14,6 +14,7 @@ from ._util import PathLike
 from .conll import CONLL_SUFFIXES, SeenDocs, _read_conll, is_conll_path, read_conll, write_conll
 from .gap import GAP_ID, GAP_SUFFIXES, GAP_URL, read_gap, write_gap
 from .jsonlines import JSONL_SUFFIXES, read_jsonlines, write_jsonlines
+from .pronoun_problems import is_pronoun_problem_file, read_pronoun_problems
 
 __all__ = [
     "read_docs",
@@ -24,6 +25,7 @@ __all__ = [
     "write_gap",
     "read_jsonlines",
     "write_jsonlines",
+    "read_pronoun_problems",
     "read_docbin",
     "write_docbin",
     "data_format",
@@ -73,8 +75,8 @@ def read_docs(path: PathLike, *, vocab: Optional[Vocab] = None) -> List[Doc]:
     """Read the docs of a data file, or of every data file in a directory (in name order).
 
     The format comes from the file name: CoNLL-2012 (`.conll`, `.gold_conll`,
-    `.v4_gold_conll`, `*_conll`), GAP (`.tsv`), jsonlines (`.jsonl`, `.jsonlines`) or a spaCy
-    DocBin (`.spacy`).
+    `.v4_gold_conll`, `*_conll`), GAP (`.tsv`), jsonlines (`.jsonl`, `.jsonlines`: coreference
+    documents, or pronoun problems, see `read_pronoun_problems`) or a spaCy DocBin (`.spacy`).
 
     path (PathLike): A file or a directory.
     vocab (Optional[Vocab]): The vocab of the docs; one new vocab for all files by default.
@@ -135,9 +137,17 @@ def write_docbin(docs: Iterable[Doc], path: PathLike) -> None:
     DocBin(store_user_data=True, docs=docs).to_disk(path)
 
 
+def _read_any_jsonlines(path: PathLike, *, vocab: Optional[Vocab] = None) -> Iterable[Doc]:
+    """Coreference jsonlines, or pronoun problems (WinoGrande, WSC, PDP, BUG: their keys, and
+    no 'sentences', tell them apart) as GAP-like partial examples."""
+    if is_pronoun_problem_file(path):
+        return read_pronoun_problems(path, vocab=vocab)
+    return read_jsonlines(path, vocab=vocab)
+
+
 _READERS: Dict[str, Callable[..., Iterable[Doc]]] = {
     GAP: read_gap,
-    JSONL: read_jsonlines,
+    JSONL: _read_any_jsonlines,
     SPACY: read_docbin,
 }
 _WRITERS: Dict[str, Callable[[Iterable[Doc], Path], None]] = {
