@@ -121,12 +121,11 @@ def parse_flag(value: str, column: str, loc: str) -> bool:
     return value.upper() == "TRUE"
 
 
-def _make_gap_doc(nlp: Language, example: GapExample, loc: str) -> Doc:
-    """Tokenize so that every labelled span is a token span, and annotate the doc."""
-    text = example.text
-    bounds = sorted({0, len(text)} | {i for span in example.spans.values() for i in span})
-    # Tokenizing the pieces between span boundaries separately puts a token boundary at
-    # every span edge, even inside a word (`Simon` in `Simon's`).
+def tokenize_at_spans(nlp: Language, text: str, spans: Iterable[Tuple[int, int]]) -> Doc:
+    """The text as a doc with a token boundary at every edge of the (start, end) character
+    spans, even inside a word (`Simon` in `Simon's`): the pieces between span edges are
+    tokenized separately."""
+    bounds = sorted({0, len(text)} | {i for span in spans for i in span})
     words = [
         token.text
         for start, end in zip(bounds, bounds[1:])
@@ -134,7 +133,13 @@ def _make_gap_doc(nlp: Language, example: GapExample, loc: str) -> Doc:
         if not token.is_space
     ]
     words, spaces = get_words_and_spaces(words, text)
-    doc = Doc(nlp.vocab, words=words, spaces=spaces)
+    return Doc(nlp.vocab, words=words, spaces=spaces)
+
+
+def _make_gap_doc(nlp: Language, example: GapExample, loc: str) -> Doc:
+    """Tokenize so that every labelled span is a token span, and annotate the doc."""
+    text = example.text
+    doc = tokenize_at_spans(nlp, text, example.spans.values())
     spans: Dict[str, Span] = {}
     for role, column, _ in ROLE_COLUMNS:
         start, end = example.spans[role]

@@ -37,14 +37,13 @@ import spacy
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import get_words_and_spaces
 from spacy.vocab import Vocab
 
 from ..annotations import GOLD_MENTIONS_KEY, set_clusters, set_doc_id
 from ..errors import DataFormatError, Errors
 from ..lang.en import english
 from ._util import PathLike, location
-from .gap import A, B, GAP_ID, GAP_URL, PRONOUN
+from .gap import A, B, GAP_ID, GAP_URL, PRONOUN, tokenize_at_spans
 
 logger = logging.getLogger(__name__)
 
@@ -543,15 +542,7 @@ def twin_key(kind: str, id_: str, options: Sequence[str]) -> str:
 def make_problem_doc(nlp: Language, problem: PronounProblem, loc: str) -> Doc:
     """Tokenize so that every span is a token span, and annotate the doc as `read_gap` does."""
     text = problem.text
-    bounds = sorted({0, len(text)} | {i for span in problem.spans.values() for i in span})
-    words = [
-        token.text
-        for start, end in zip(bounds, bounds[1:])
-        for token in nlp.tokenizer(text[start:end])
-        if not token.is_space
-    ]
-    words, spaces = get_words_and_spaces(words, text)
-    doc = Doc(nlp.vocab, words=words, spaces=spaces)
+    doc = tokenize_at_spans(nlp, text, problem.spans.values())
     spans: Dict[str, Span] = {}
     for role, (start, end) in problem.spans.items():
         span = doc.char_span(start, end, label=role)

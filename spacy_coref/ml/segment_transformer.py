@@ -38,7 +38,7 @@ from ..errors import Errors
 from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
-from .segment_batching import call_rows, plan_invariant_sub_batches, plan_sub_batches
+from .segment_batching import plan_invariant_sub_batches, plan_sub_batches
 from .single_threaded import run_single_threaded
 from .transformer_batch import SegmentTransformerBatch
 
@@ -176,7 +176,7 @@ class SegmentTransformerModel(TransformerModel):
         # The sub-batching settings are how to run, not what was learned: the config's values
         # win over those saved with the weights (the shipped default's weights were saved
         # with max_padding 0.02 inside them, before batch_invariant existed).
-        settings = {key: self.attrs[key] for key in BATCHING_ATTRS if key in self.attrs}
+        settings = {key: self.attrs[key] for key in BATCHING_ATTRS}
         super().from_bytes(bytes_data)
         self.attrs.update(settings)
         return self
@@ -189,8 +189,7 @@ class SegmentTransformerModel(TransformerModel):
         copied._func = forward
         copied.init = init
         for key in BATCHING_ATTRS:
-            if key in self.attrs:
-                copied.attrs[key] = self.attrs[key]
+            copied.attrs[key] = self.attrs[key]
         for key in ("precision", "frozen_layers"):
             if key in self.attrs:
                 copied.attrs[key] = self.attrs[key]
@@ -464,23 +463,27 @@ def run_fixed_shape_calls(
     lengths = numpy.asarray(wordpieces.lengths, dtype="int64")  # [n_segments]
     n_rows, n_cols = wordpieces.input_ids.shape
     calls = []
-    budget = rows_per_call * max_width  # every width up to the longest input: rows_per_call
-    plan = plan_invariant_sub_batches(lengths, budget, max_width, rows_per_call)
+    # a budget that gives every width up to the longest input `rows_per_call` rows a call
+    plan = plan_invariant_sub_batches(lengths, rows_per_call * max_width, max_width, rows_per_call)
     for rows, width in plan:
-        n_fill = call_rows(width, budget, rows_per_call) - len(rows)
+        n_fill = rows_per_call - len(rows)
         filled = numpy.concatenate([rows, numpy.repeat(rows[:1], n_fill)]) if n_fill else rows
         calls.append((rows, _take_rows(wordpieces, filled, width)))
 
     def call(k: int) -> Callable[[], ModelOutput]:
         return lambda: encode(calls[k][1], False)[0]
 
+    def on_this_thread() -> Iterator[Tuple[int, ModelOutput]]:
+        with context():
+            for k in range(len(calls)):
+                yield k, call(k)()
+
     merged: Dict[str, Any] = {}
     output_type: Any = BaseModelOutput
     if n_workers > 0:
         finished = run_single_threaded([call(k) for k in range(len(calls))], n_workers, context)
     else:
-        with context():
-            finished = iter([(k, call(k)()) for k in range(len(calls))])
+        finished = on_this_thread()
     for k, sub_output in finished:
         index = torch.as_tensor(calls[k][0], device=sub_output.last_hidden_state.device)
         _scatter_into(merged, sub_output, index, n_rows, n_cols)  # the fill rows are dropped
