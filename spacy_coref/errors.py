@@ -258,6 +258,9 @@ class Errors(metaclass=ErrorsWithCodes):
              "the pipeline. Available: {names}.")
     CE152 = ("`spacy-coref word-tags` needs texts to tag: give --unlabeled (a .jsonl file or a "
              "directory of them), --data (a corpus file), or both.")
+    CE153 = ("The corpus reader's mix_weight must be 0 or more, with a mix_path when above 0; "
+             "got mix_weight = {weight} and mix_path = {path}. Set [paths.mix] to the docs to "
+             "mix in (e.g. corpus/pronouns from `spacy-coref make-corpus`) or the weight to 0.")
     # resolve CLI and rendering (CE200-CE219)
     CE200 = ("{loc}: not valid JSON ({error}). Expected one JSON object per line, such as "
              "{{\"text\": \"Alice saw Bob.\", \"id\": 1}}.")
@@ -323,7 +326,8 @@ class Errors(metaclass=ErrorsWithCodes):
              "pipeline with 'coref_cluster' or a 'coref' stack, or 'default'.")
     CE268 = "Expected {option} to be 1 or more, but found {value}."
     CE269 = ("Cannot load the encoder from {path}: expected a saved encoder component directory "
-             "(e.g. a trained pipeline's 'transformer', with 'model'), a pipeline whose "
+             "(e.g. a trained pipeline's 'transformer', with 'model') or an exported model's "
+             "encoder_changes.safetensors, a pipeline whose "
              "'coref_cluster' listens to an encoder component, and --paths.init_coref set too. "
              "Check --paths.init_encoder.")
     CE270 = ("Malformed soft targets in {where}: {problem}. Expected the teacher's antecedent "
@@ -359,6 +363,9 @@ class Errors(metaclass=ErrorsWithCodes):
     CE307 = "{path}: no behaviour items. Expected one JSON object per line."
     CE308 = "{loc}: item '{item}': the pair {pair} {problem}."
     CE309 = "Cannot read the behaviour suite {path}: {error}."
+    CE310 = ("{loc}: item {item}: expected 'stereotype' to be {expected} (or no such field), but "
+             "found {found}. 'pro': the pronoun's gender matches the stereotype of the "
+             "occupation it refers to; 'anti': it does not.")
     # scale-out on Ray (CE320-CE339)
     CE320 = ("spacy_coref.ray and `spacy-coref resolve --ray` need Ray Data, which is not "
              "installed ({error}). Install it with: pip install 'spacy-s2e-coref[ray]'")

@@ -1,7 +1,7 @@
 """Types shared across the package: mentions and clusters as offsets, and the model's output
 (here rather than with the model, so that decoding needs nothing of `ml/`)."""
-from dataclasses import dataclass
-from typing import List, Tuple
+from dataclasses import dataclass, field
+from typing import Any, List, Tuple
 
 import numpy
 from thinc.types import Floats1d, Floats2d, Ints1d, Ints2d
@@ -24,6 +24,10 @@ class CorefScores:
     kept: Ints1d  # [M] indices into candidates, document order
     antecedents: Ints2d  # [M, K] indices into kept
     scores: Floats2d  # [M, 1 + K] null antecedent at NULL_COLUMN
+    # the analysis of the candidates that the features read (a MentionAnalysis of
+    # `linguistics/shared_analysis.py`, for the same doc), for the decoding to read too; None:
+    # the decoding reads the doc itself
+    analysis: Any = field(default=None, compare=False, repr=False)
 
 
 def valid_antecedents(scores: CorefScores) -> numpy.ndarray:

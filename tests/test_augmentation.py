@@ -309,3 +309,54 @@ def test_reader_v2_rejects_unknown_augmentation(corpus_path):
 
 def test_augmentation_report(corpus_path):
     assert augmentation_report(corpus_path, [GENDER_SWAP, NAMES]) == {GENDER_SWAP: 2, NAMES: 1}
+
+
+@pytest.fixture
+def mix_path(tmp_path):
+    """Ten short docs to mix in, 5 words each, the first with a gendered pronoun."""
+    vocab = Vocab()
+    docs = [Doc(vocab, words=f"He saw item {i} .".split(" ")) for i in range(10)]
+    for i, doc in enumerate(docs):
+        set_doc_id(doc, f"mix-{i}")
+    path = tmp_path / "mix" / "problems.spacy"
+    write_docs(docs, path)
+    return path.parent
+
+
+def test_reader_v3_mixes_in_a_weighted_share_of_short_docs(corpus_path, mix_path):
+    v3 = "spacy_coref.CoNLLCorpus.v3"
+    plain = read_corpus(corpus_path, v3)
+    assert [words_of(eg.reference) for eg in plain] == [
+        words_of(eg.reference) for eg in read_corpus(corpus_path)
+    ]
+    words = sum(len(eg.reference) for eg in plain)
+    examples = read_corpus(corpus_path, v3, mix_path=str(mix_path), mix_weight=0.5)
+    mixed = [eg for eg in examples if (get_doc_id(eg.reference)["name"] or "").startswith("mix-")]
+    # drawn until their words reach half the documents' words: no fewer, one doc at most over
+    mixed_words = sum(len(eg.reference) for eg in mixed)
+    assert words * 0.5 <= mixed_words < words * 0.5 + 5
+    assert len(mixed) < 10
+    assert [words_of(eg.reference) for eg in examples[: len(plain)]] == [
+        words_of(eg.reference) for eg in plain
+    ]
+    again = read_corpus(corpus_path, v3, mix_path=str(mix_path), mix_weight=0.5)
+    assert [words_of(eg.reference) for eg in again] == [words_of(eg.reference) for eg in examples]
+    # a weight above their share mixes them all in, each once
+    every = read_corpus(corpus_path, v3, mix_path=str(mix_path), mix_weight=100.0)
+    names = [get_doc_id(eg.reference)["name"] for eg in every[len(plain):]]
+    assert sorted(names) == sorted(f"mix-{i}" for i in range(10))
+
+
+def test_reader_v3_augments_the_mixed_docs_too(corpus_path, mix_path):
+    examples = read_corpus(corpus_path, "spacy_coref.CoNLLCorpus.v3", mix_path=str(mix_path),
+                           mix_weight=100.0, augment=["gender_swap"])
+    swapped = [eg for eg in examples if (get_doc_id(eg.reference)["name"] or "").startswith("mix-")
+               and eg.reference.user_data.get(AUGMENTED_KEY) == GENDER_SWAP]
+    assert len(swapped) == 10 and all(words_of(eg.reference)[0] == "She" for eg in swapped)
+    assert all(words_of(eg.predicted) == words_of(eg.reference) for eg in examples)
+
+
+@pytest.mark.parametrize("settings", [{"mix_weight": -0.1}, {"mix_weight": 0.2}])
+def test_reader_v3_rejects_a_weight_without_docs_or_below_zero(corpus_path, settings):
+    with pytest.raises(ValueError, match="CE153"):
+        read_corpus(corpus_path, "spacy_coref.CoNLLCorpus.v3", **settings)

@@ -38,6 +38,7 @@ CATEGORIES = (
     "split_antecedents",
     "different_people",
     "contrasts",
+    "occupation_stereotypes",
 )
 # text -> the clusters the test component writes, as token offsets (end exclusive)
 FAKE_CLUSTERS: Dict[str, List[List[List[int]]]] = {

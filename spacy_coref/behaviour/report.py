@@ -14,8 +14,13 @@ match on exact token offsets only.
 A must_link pair passes when one predicted cluster matches both mentions; a must_not_link pair
 passes when no cluster does. A mention that is in no predicted cluster therefore fails its
 must_link pairs and passes its must_not_link pairs. An item passes when all its pairs pass.
+
+Where a category has items marked "stereotype" (`suite.PRO`, `suite.ANTI`), the report also
+scores its pro- and anti-stereotypical halves apart and gives the difference of their pass
+rates: a model that resolves by meaning, not by the occupation's stereotype, keeps them within
+`STEREOTYPE_TARGET` points of each other.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Set, Tuple
 
 from spacy.language import Language
@@ -23,11 +28,14 @@ from spacy.tokens import Doc, Span
 from wasabi import table
 
 from ..annotations import get_clusters
-from .suite import BehaviourItem, Pair
+from .suite import ANTI, PRO, BehaviourItem, Pair
 
 # (head token, 1 for a coordination else 0) on parsed docs; (start, end) tokens otherwise
 MentionKey = Tuple[int, int]
 OVERALL = "overall"
+# the aim for the pass rates of a category's pro- and anti-stereotypical halves: at most this
+# many percentage points apart
+STEREOTYPE_TARGET = 5.0
 
 
 @dataclass
@@ -58,6 +66,7 @@ class ItemResult:
             "passed": self.passed,
             "constraints": constraints,
             "clusters": self.clusters,
+            **({"stereotype": self.item.stereotype} if self.item.stereotype else {}),
         }
 
 
@@ -94,6 +103,37 @@ class CategoryScore:
 
 
 @dataclass
+class StereotypeSplit:
+    """A category's pro- and anti-stereotypical items, scored apart."""
+
+    pro: CategoryScore = field(default_factory=CategoryScore)
+    anti: CategoryScore = field(default_factory=CategoryScore)
+
+    def add(self, result: ItemResult) -> None:
+        if result.item.stereotype == PRO:
+            self.pro.add(result)
+        elif result.item.stereotype == ANTI:
+            self.anti.add(result)
+
+    @property
+    def difference(self) -> float:
+        """The pass rate of the pro half minus that of the anti half, in percentage points."""
+        return 100 * (self.pro.pass_rate - self.anti.pass_rate)
+
+    @property
+    def within_target(self) -> bool:
+        return abs(self.difference) <= STEREOTYPE_TARGET
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            PRO: self.pro.to_dict(),
+            ANTI: self.anti.to_dict(),
+            "difference": self.difference,
+            "within_target": self.within_target,
+        }
+
+
+@dataclass
 class BehaviourReport:
     results: List[ItemResult]
 
@@ -110,6 +150,15 @@ class BehaviourReport:
             score.add(result)
         return score
 
+    def stereotypes(self) -> Dict[str, StereotypeSplit]:
+        """The pro and anti halves of each category with items marked "stereotype", in the
+        order the categories first occur (other categories are left out)."""
+        splits: Dict[str, StereotypeSplit] = {}
+        for result in self.results:
+            if result.item.stereotype is not None:
+                splits.setdefault(result.item.category, StereotypeSplit()).add(result)
+        return splits
+
     def failures(self) -> List[ItemResult]:
         return [result for result in self.results if not result.passed]
 
@@ -117,6 +166,7 @@ class BehaviourReport:
         return {
             "categories": {name: s.to_dict() for name, s in self.categories().items()},
             OVERALL: self.overall().to_dict(),
+            "stereotypes": {name: s.to_dict() for name, s in self.stereotypes().items()},
             "items": [result.to_dict() for result in self.results],
         }
 
@@ -177,15 +227,39 @@ def mention_key(span: Span, parsed: bool) -> MentionKey:
 
 
 def format_table(report: BehaviourReport) -> str:
-    """A table of items and constraints passed per category, with an "overall" row.
+    """A table of items and constraints passed per category, with an "overall" row; under it,
+    for each category with stereotype items, a line with the pass rates of its pro and anti
+    halves and their difference (`format_stereotypes`).
 
     report (BehaviourReport): The report.
-    RETURNS (str): The table.
+    RETURNS (str): The table, and the stereotype lines.
     """
     header = ("category", "items", "passed", "pass rate", "constraints passed")
     rows = [_row(name, score) for name, score in report.categories().items()]
     footer = _row(OVERALL, report.overall())
-    return table(rows, header=header, footer=footer, divider=True, aligns=("l", "r", "r", "r", "r"))
+    text = table(rows, header=header, footer=footer, divider=True, aligns=("l", "r", "r", "r", "r"))
+    stereotypes = format_stereotypes(report)
+    return text.rstrip("\n") + f"\n{stereotypes}\n" if stereotypes else text
+
+
+def format_stereotypes(report: BehaviourReport) -> str:
+    """One line per category with stereotype items: the pass rates of its pro- and
+    anti-stereotypical halves and the difference, pro - anti, in percentage points.
+
+    report (BehaviourReport): The report.
+    RETURNS (str): The lines ("" when no item is marked).
+    """
+    lines = []
+    for name, split in report.stereotypes().items():
+        halves = ", ".join(
+            f"{half} {score.passed}/{score.items} ({100 * score.pass_rate:.1f}%)"
+            for half, score in ((PRO, split.pro), (ANTI, split.anti))
+        )
+        lines.append(
+            f"{name}: {halves}; pro - anti {split.difference:+.1f} points "
+            f"(target: within {STEREOTYPE_TARGET:g})"
+        )
+    return "\n".join(lines)
 
 
 def format_failures(results: Iterable[ItemResult]) -> str:

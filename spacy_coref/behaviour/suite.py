@@ -3,10 +3,13 @@ cluster. Reading is strict so that an authoring slip fails with its file, line a
 of quietly scoring something else.
 
 One JSON object per line: "id", "category", "text", "must_link" and "must_not_link" (lists of
-[mention, mention] pairs; at least one pair between them) and an optional "note". A mention is
-an exact, case-sensitive substring of the text that stands as whole words ("he" never matches
-inside "the" or "she"). Where it occurs more than once, its number says which, from 1: "him#2"
-is the second "him"; an unnumbered mention that occurs more than once is an error.
+[mention, mention] pairs; at least one pair between them), an optional "note" and an optional
+"stereotype": "pro" where the pronoun's gender matches the stereotype of the occupation it
+refers to, "anti" where it does not (the report scores the two halves of a category apart and
+gives their difference). A mention is an exact, case-sensitive substring of the text that
+stands as whole words ("he" never matches inside "the" or "she"). Where it occurs more than
+once, its number says which, from 1: "him#2" is the second "him"; an unnumbered mention that
+occurs more than once is an error.
 """
 import json
 import re
@@ -17,7 +20,10 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from ..errors import DataFormatError, Errors
 
 SUITE_PATH = Path(__file__).resolve().parent / "suite.jsonl"
-FIELDS = ("id", "category", "text", "must_link", "must_not_link", "note")
+FIELDS = ("id", "category", "text", "must_link", "must_not_link", "note", "stereotype")
+# the values of "stereotype": the pronoun's gender with or against the occupation's stereotype
+PRO, ANTI = "pro", "anti"
+STEREOTYPES = (PRO, ANTI)
 CONSTRAINT_KINDS = ("must_link", "must_not_link")
 # "him#2": a mention and the number of its occurrence
 OCCURRENCE_RE = re.compile(r"^(.+)#(\d+)$", re.DOTALL)
@@ -36,6 +42,7 @@ class BehaviourItem:
     must_link: List[Pair] = field(default_factory=list)
     must_not_link: List[Pair] = field(default_factory=list)
     note: str = ""
+    stereotype: Optional[str] = None  # PRO, ANTI or None (not a stereotype item)
     spans: Dict[str, Tuple[int, int]] = field(default_factory=dict)
     line: int = 0
 
@@ -100,11 +107,18 @@ def parse_item(line: str, *, loc: str) -> BehaviourItem:
             _fail_field(loc, label, record, key, "a non-empty string without outer spaces")
     if not isinstance(record.get("note", ""), str):
         _fail_field(loc, label, record, "note", "a string")
+    stereotype = record.get("stereotype")
+    if "stereotype" in record and stereotype not in STEREOTYPES:
+        expected = " or ".join(f"'{value}'" for value in STEREOTYPES)
+        raise DataFormatError(
+            Errors.CE310.format(loc=loc, item=label, expected=expected, found=_show(stereotype))
+        )
     item = BehaviourItem(
         id=record["id"],
         category=record["category"],
         text=record["text"],
         note=record.get("note", ""),
+        stereotype=stereotype,
     )
     for kind in CONSTRAINT_KINDS:
         pairs = record.get(kind, [])

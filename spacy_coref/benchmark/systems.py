@@ -19,6 +19,7 @@ from spacy.tokens import Doc
 from spacy_transformers.layers.transformer_model import huggingface_tokenize
 
 from ..ml.precision import FP32, autocast, resolve_precision
+from ..profiling import StageProfile
 from ..ml.segment_batching import naive_batches, padded_fraction, plan_sub_batches
 from ..ml.segment_transformer import DEFAULT_MAX_PADDING, DEFAULT_MAX_TOKENS_IN_BATCH
 from .floor import encode_windows, floor_windows, max_window
@@ -64,10 +65,12 @@ def run_fast(
     """(d) The fast pipeline end to end from raw text: spaCy's tokenizer, then the coref stack
     (sentencizer, encoder, coreference), as fastcoref's FCoref also starts from raw text."""
     trf = _encoder(nlp)
-    result, done = _timed_by_band(
-        [len(text.split()) for text in texts],
-        lambda chosen: list(nlp.pipe([texts[i] for i in chosen], batch_size=batch_size)),
-    )
+    with StageProfile() as profile:
+        result, done = _timed_by_band(
+            [len(text.split()) for text in texts],
+            lambda chosen: list(nlp.pipe([texts[i] for i in chosen], batch_size=batch_size)),
+        )
+    result["profile"] = profile.table(result["words"])
     result["clusters"] = sum(len(doc._.coref_clusters) for band in done for doc in band)
     result.update(_precision_fields(precision, trf.transformer))
     return result
@@ -154,10 +157,12 @@ def run_coref(
     """
     trf = _encoder(nlp)
     coref = nlp.get_pipe("coref")
-    result, done = _timed_by_band(
-        [len(doc.text.split()) for doc in docs],
-        lambda chosen: list(coref.pipe((docs[i] for i in chosen), batch_size=batch_size)),
-    )
+    with StageProfile() as profile:
+        result, done = _timed_by_band(
+            [len(doc.text.split()) for doc in docs],
+            lambda chosen: list(coref.pipe((docs[i] for i in chosen), batch_size=batch_size)),
+        )
+    result["profile"] = profile.table(result["words"])
     result["clusters"] = sum(len(doc._.coref_clusters) for band in done for doc in band)
     result.update(_precision_fields(precision, trf.transformer))
     return result

@@ -154,6 +154,7 @@ def print_table(results: Dict[str, Any]) -> None:
         msg.info(f"(b) bf16 / (a) fp32: {results['ratios']['coref_bf16_over_encoder_fp32']:.3f}")
     print_accurate_target(results)
     print_by_length(results)
+    print_profiles(results)
 
 
 def print_accurate_target(results: Dict[str, Any]) -> None:
@@ -198,6 +199,26 @@ def print_by_length(results: Dict[str, Any]) -> None:
             for band, row in by_band.items()
         )
         msg.info(f"[{precision}] over the fp32 floors by length: {shown}")
+
+
+def print_profiles(results: Dict[str, Any]) -> None:
+    """Where (b), (d) and (f) spend their time: ms per 10,000 words in each part of the coref
+    stage (spacy_coref.profiling), one column per system and precision."""
+    columns = [(f"{label.split()[0]} [{precision}]", run[key]["profile"])
+               for precision, run in results["runs"].items()
+               for key, label in RUN_ROWS if "profile" in run.get(key, {})]
+    if not columns:  # results written before the profile existed
+        return
+    parts = list(dict.fromkeys(row["part"] for _, profile in columns for row in profile))
+    by_part = [{row["part"]: row for row in profile} for _, profile in columns]
+    rows = [(part, *(_profile_cell(found.get(part)) for found in by_part)) for part in parts]
+    msg.text("time per part of the coref stage, ms per 10,000 words (share of the whole):")
+    msg.table(rows, header=("part", *(label for label, _ in columns)),
+              aligns=("l", *("r" for _ in columns)), divider=True)
+
+
+def _profile_cell(row: Optional[Dict[str, Any]]) -> str:
+    return "" if row is None else f"{row['ms_per_10k_words']:,.0f} ({row['share']:.0%})"
 
 
 def _band_words_per_s(result: Dict[str, Any], band: str) -> str:

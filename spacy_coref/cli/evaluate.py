@@ -1,4 +1,5 @@
-"""`spacy-coref evaluate`: CoNLL and GAP metrics of a coreference pipeline on gold data."""
+"""`spacy-coref evaluate`: CoNLL and GAP metrics of a coreference pipeline on gold data, and
+the accuracy on pronoun problems (WinoGrande, WSC, PDP)."""
 import json
 import os
 import platform
@@ -39,8 +40,8 @@ def evaluate_cli(
     # fmt: on
 ) -> None:
     """Resolve coreference in the gold documents' text and score the clusters: CoNLL metrics
-    (singletons removed, and kept where the gold has them) and GAP metrics (detected mentions,
-    and gold-two-mention)."""
+    (singletons removed, and kept where the gold has them), GAP metrics (detected mentions,
+    and gold-two-mention) and, for pronoun problems, the accuracy in both GAP settings."""
     try:
         nlp = load_coref_nlp(model, base=base)
         references = read_docs(data, vocab=nlp.vocab)
@@ -75,6 +76,8 @@ def evaluate_cli(
         show_conll(result["conll_oracle_mentions"], f"{singletons}; gold mentions as candidates")
     show_gap(result["gap"], "detected mentions")
     show_gap(result["gap_gold_mentions"], "gold-two-mention")
+    show_pronoun_problems(result["pronoun_problems"], "detected mentions")
+    show_pronoun_problems(result["pronoun_problems_gold_mentions"], "gold-two-mention")
     mixed = result["mixed_gender_clusters"]
     if mixed is not None:
         msg.info(
@@ -115,4 +118,22 @@ def show_gap(scores: Optional[Dict[str, Any]], setting: str) -> None:
         f"GAP ({setting}) F1 overall {scores['overall']['f']:.1f}, masculine "
         f"{scores['masculine']['f']:.1f}, feminine {scores['feminine']['f']:.1f}, "
         f"bias {scores['bias'] or 0:.3f}"
+    )
+
+
+def show_pronoun_problems(scores: Optional[Dict[str, Any]], setting: str) -> None:
+    """One line: the accuracy on pronoun problems (percent), right / total and the bootstrap
+    interval, with the accuracy per kind where there are several kinds."""
+    if not scores:
+        return
+    confidence = round(100 * scores["confidence"])
+    kinds = scores["kinds"]
+    per_kind = ""
+    if len(kinds) > 1:
+        parts = (f"{kind} {k['accuracy']:.1f}" for kind, k in sorted(kinds.items()))
+        per_kind = "; " + ", ".join(parts)
+    msg.info(
+        f"Pronoun accuracy ({setting}) {scores['accuracy']:.1f}, {scores['right']}/"
+        f"{scores['total']} right, {confidence}% CI {scores['low']:.1f}-{scores['high']:.1f}"
+        f"{per_kind}"
     )

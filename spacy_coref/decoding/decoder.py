@@ -23,6 +23,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..errors import Errors
+from ..profiling import CLUSTERING, DECODING, STEP_PREFIX, section
 from ..linguistics.mention_analysis import one_entity_ids
 from ..linguistics.mention_classes import ALL_CLASSES, UNPARSED_CUT_CLASSES
 from ..linguistics.person_names import names_clash
@@ -83,19 +84,25 @@ class Decoder:
             before every step, as a part of the model's calibration.
         RETURNS (List[List[Tuple[int, int]]]): clusters, each sorted, in document order.
         """
-        state = DecodingState(doc, scores, null_score, frozenset(self.names))
-        steps = [step for step in self.steps if state.parsed or not step.needs_parse]
-        if null_scores_by_form:
-            steps.insert(0, NullScoresByForm(null_scores_by_form))
-        if state.n_mentions:
-            for step in steps:
-                step.scores(state)
-            for step in steps:
-                step.masks(state)
-        state.clusters = cluster(state)
-        for step in steps:
-            step.clusters(state)
-        return state.clusters
+        with section(DECODING):
+            state = DecodingState(doc, scores, null_score, frozenset(self.names))
+            steps = [step for step in self.steps if state.parsed or not step.needs_parse]
+            if null_scores_by_form:
+                steps.insert(0, NullScoresByForm(null_scores_by_form))
+            timed = [(step, STEP_PREFIX + step.name) for step in steps]
+            if state.n_mentions:
+                for step, name in timed:
+                    with section(name):
+                        step.scores(state)
+                for step, name in timed:
+                    with section(name):
+                        step.masks(state)
+            with section(CLUSTERING):
+                state.clusters = cluster(state)
+            for step, name in timed:
+                with section(name):
+                    step.clusters(state)
+            return state.clusters
 
 
 def cluster(state: DecodingState) -> ClusterOffsets:

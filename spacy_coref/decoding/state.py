@@ -52,7 +52,11 @@ class DecodingState:
     def mentions(self) -> MentionConstraints:
         """The mentions' heads, roles and classes, read off the doc once."""
         if self._mentions is None:
-            self._mentions = mention_constraints(self.doc, self.spans)
+            analysis = self.scores.analysis
+            if analysis is not None and analysis.doc is self.doc:  # what the features read
+                self._mentions = analysis.for_decoding(self.scores.kept)
+            else:
+                self._mentions = mention_constraints(self.doc, self.spans)
         return self._mentions
 
     @property

@@ -13,6 +13,7 @@ from spacy.symbols import PRON
 from spacy.tokens import Doc, Token
 
 from ..lang.en import english  # titles
+from ..profiling import ANALYSIS, section
 from .clause_roles import (
     binding_subject, co_subject, first_or_second_person, relative_clause_subject, verb_of_object,
 )
@@ -96,15 +97,31 @@ def mention_constraints(
         "watched him leave" to the subject of "watched".
     RETURNS (MentionConstraints): arrays over the mentions.
     """
+    with section(ANALYSIS):
+        return _mention_constraints(doc, spans, first_names, controlled)
+
+
+def _mention_constraints(
+    doc: Doc, spans: Sequence[Sequence[int]], first_names: bool, controlled: bool
+) -> MentionConstraints:
     n = len(spans)
-    parsed = doc.has_annotation("DEP")
-    if not parsed:
+    if not doc.has_annotation("DEP"):
         return _unparsed_constraints(doc, numpy.asarray(spans, dtype="int64").reshape((n, 2)),
                                      first_names)
-    classes = numpy.zeros(n, dtype="int64")
+    (mentions,) = parsed_variants(doc, spans, ((first_names, controlled),))
+    if first_names:
+        share_name_classes(doc, spans, mentions.classes)
+    return mentions
+
+
+def parsed_variants(
+    doc: Doc, spans: Sequence[Sequence[int]], variants: Sequence[Tuple[bool, bool]]
+) -> List[MentionConstraints]:
+    """`mention_constraints` of a parsed doc for each (first_names, controlled) variant, each
+    span read once for all of them; the classes before `share_name_classes`, which reads the
+    other mentions."""
+    n = len(spans)
     roots = numpy.full(n, -1, dtype="int64")
-    subjects = numpy.full(n, -1, dtype="int64")
-    co_subjects = numpy.full(n, -1, dtype="int64")
     reflexive = numpy.zeros(n, dtype=bool)
     heads = numpy.full(n, -1, dtype="int64")
     possessed = numpy.full(n, -1, dtype="int64")
@@ -112,12 +129,18 @@ def mention_constraints(
     argument_of = numpy.full(n, -1, dtype="int64")
     pronoun = numpy.zeros(n, dtype=bool)
     apposed_to = numpy.full(n, -1, dtype="int64")
-    relative_head = numpy.full(n, -1, dtype="int64")
-    names = _capitalised_mid_sentence(doc) if first_names else frozenset()
+    classes = [numpy.zeros(n, dtype="int64") for _ in variants]
+    subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    co_subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    relative_head = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    names = _capitalised_mid_sentence(doc) if any(f for f, _ in variants) else frozenset()
     for i, (start, end) in enumerate(spans):
         span = doc[int(start) : int(end)]
         root = span.root
-        classes[i] = agreement_class(span, root, True, first_names, names)
+        for v, (first_names, _) in enumerate(variants):
+            classes[v][i] = agreement_class(
+                span, root, True, first_names, names if first_names else frozenset()
+            )
         reflexive[i] = len(span) == 1 and (
             root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
         )
@@ -130,25 +153,36 @@ def mention_constraints(
         if root.dep_ == "appos":
             apposed_to[i] = root.head.i
         # (third person only, as binding: a narrator's "I" is bound by no clause)
-        third = pronoun[i] and not first_or_second_person(root)
-        if controlled and third and relative_clause_subject(root):
+        personal = first_or_second_person(root)
+        if pronoun[i] and not personal and relative_clause_subject(root):
             noun = root.head.head
             # "The butler, a man he had met": the noun the appositive stands for
-            relative_head[i] = noun.head.i if noun.dep_ == "appos" else noun.i
-        if parsed and not first_or_second_person(root):
+            for v, (_, controlled) in enumerate(variants):
+                if controlled:
+                    relative_head[v][i] = noun.head.i if noun.dep_ == "appos" else noun.i
+        if not personal:
             roots[i] = root.i
-            subject = binding_subject(root, reflexive[i], controlled)
-            subjects[i] = -1 if subject is None else subject.i
-            if controlled and subject is not None:
-                co_subjects[i] = co_subject(subject)
-    if first_names:
-        _share_apposition_classes(doc, spans, classes)
-        _share_surname_classes(doc, spans, classes)
-        _share_company_classes(doc, spans, classes)
-    return MentionConstraints(
-        classes, roots, subjects, reflexive, heads, possessed, indefinite, argument_of, pronoun,
-        co_subjects if controlled else None, apposed_to, relative_head,
-    )
+            for v, (_, controlled) in enumerate(variants):
+                subject = binding_subject(root, reflexive[i], controlled)
+                subjects[v][i] = -1 if subject is None else subject.i
+                if controlled and subject is not None:
+                    co_subjects[v][i] = co_subject(subject)
+    return [
+        MentionConstraints(
+            classes[v], roots, subjects[v], reflexive, heads, possessed, indefinite,
+            argument_of, pronoun, co_subjects[v] if controlled else None, apposed_to,
+            relative_head[v],
+        )
+        for v, (_, controlled) in enumerate(variants)
+    ]
+
+
+def share_name_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray) -> None:
+    """In place: what one mention of a name tells of the doc's other mentions of it (an
+    apposition's gender, a full name's for its surname, a company's for its words)."""
+    _share_apposition_classes(doc, spans, classes)
+    _share_surname_classes(doc, spans, classes)
+    _share_company_classes(doc, spans, classes)
 
 
 def one_entity_ids(doc: Doc, mentions: Optional[MentionConstraints]) -> Optional[numpy.ndarray]:

@@ -6,13 +6,16 @@ thousand tokens (agreement, binding, capitalisation, speakers).
 The doc is read once per candidate; everything about pairs is computed from these arrays in the
 torch head (`ml/torch/pair_features.py`, which also defines the columns and their values).
 """
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy
 from spacy.tokens import Doc, Span, Token
 
 from ..annotations import SPEAKERS_KEY, get_speakers
 from ..lang.en import english
+from ..linguistics.mention_classes import FEMININE, MASCULINE, NEUTER, PLURAL
+from ..linguistics.shared_analysis import MentionAnalysis
+from ..profiling import FEATURES, section
 from .torch import pair_features as pf
 
 # fmt: off
@@ -46,29 +49,35 @@ VIEW_LEAVES_OUT = ("TAG", "POS", "MORPH", "LEMMA", "DEP", "ENT_IOB")
 # fmt: on
 
 
-def candidate_attributes(doc: Doc, candidates: numpy.ndarray) -> numpy.ndarray:
+def candidate_attributes(
+    doc: Doc, candidates: numpy.ndarray, *, analysis: Optional[MentionAnalysis] = None
+) -> numpy.ndarray:
     """The attributes of each candidate mention (columns and values: `pair_features`).
 
     doc (Doc): the doc. A parse, POS, morphology, entities and sentences make the attributes
         informative; without them the attributes fall back to the word forms (or "unknown").
     candidates (numpy.ndarray): [C, 2] (start, end) token offsets, end exclusive.
+    analysis (Optional[MentionAnalysis]): the doc's analysis of these candidates, to read
+        (and leave for the decoding); None: the doc is read here.
     RETURNS (numpy.ndarray): [C, N_ATTRIBUTES] int64.
     """
-    # imported here: the mention analysis imports the pipeline's modules, some of which import
-    # the model module, which imports this one
-    from ..linguistics.mention_analysis import mention_constraints
-    from ..linguistics.mention_classes import FEMININE, MASCULINE, NEUTER, PLURAL
+    with section(FEATURES):
+        candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
+        if analysis is None:
+            analysis = MentionAnalysis(doc, candidates)
+        return _candidate_attributes(doc, candidates, analysis)
 
-    candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
+
+def _candidate_attributes(
+    doc: Doc, candidates: numpy.ndarray, analysis: MentionAnalysis
+) -> numpy.ndarray:
     out = numpy.zeros((len(candidates), pf.N_ATTRIBUTES), dtype="int64")
     if not len(candidates):
         return out
     starts, ends = candidates[:, 0], candidates[:, 1]
     # first names and binding through subjectless clauses are the decoding's (the shipped
     # models were trained without them)
-    mentions = mention_constraints(
-        doc, candidates, first_names=False, controlled=False
-    )
+    mentions = analysis.for_features()
     # mention_constraints has no head without a parse: then the last token, as it does
     heads = numpy.where(mentions.roots >= 0, mentions.roots, ends - 1)  # [C]
     sentences = sentence_indices(doc)  # [T]

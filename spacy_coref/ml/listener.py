@@ -25,6 +25,8 @@ from thinc.types import Floats2d, Ragged
 from thinc.util import torch2xp, xp2torch
 from transformers.utils import ModelOutput
 
+from ..profiling import TOKEN_VECTORS, section
+
 MEAN_POOLING = "reduce_mean"
 
 
@@ -63,6 +65,13 @@ def aligned_mean(
 
 def _aligned_mean_forward(
     model: Model, trf_datas: List[TransformerData], is_train: bool
+) -> Tuple[List[Floats2d], Callable]:
+    with section(TOKEN_VECTORS):
+        return _aligned_means(model, trf_datas)
+
+
+def _aligned_means(
+    model: Model, trf_datas: List[TransformerData]
 ) -> Tuple[List[Floats2d], Callable]:
     outputs: List[Floats2d] = []
     backprops: List[Optional[Callable]] = []
@@ -114,4 +123,3 @@ def _doc_mean(model: Model, trf_data: TransformerData, hidden) -> Tuple[Floats2d
         return torch2xp(d_source).reshape(shape)
 
     return torch2xp(means), get_d_hidden
-

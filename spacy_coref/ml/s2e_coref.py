@@ -14,6 +14,8 @@ from thinc.types import Floats1d, Floats2d, Ints2d
 
 from ..annotations import get_scheme
 from ..errors import Errors
+from ..linguistics.shared_analysis import MentionAnalysis
+from ..profiling import HEAD, section
 from ..types import CorefScores
 from .candidates import CandidateSource, doc_candidates
 from .coref_features import FEATURE_ANNOTATIONS, candidate_attributes, text_view
@@ -272,15 +274,22 @@ def init(model: Model, X: Optional[InT] = None, Y: Any = None) -> Model:
 
 
 def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
+    with section(HEAD):
+        return _forward(model, docs, is_train)
+
+
+def _forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, Callable]:
     if not model.has_ref("head"):
         raise ValueError(Errors.CE101)
     vectors, backprop_tok2vec = model.get_ref("tok2vec")(docs, is_train)
-    inputs = head_inputs(model, docs, vectors)
+    analyses = analyses_of(model, docs)
+    inputs = head_inputs(model, docs, vectors, analyses)
     candidates = inputs[1]
     outputs, backprop_head = model.get_ref("head")(inputs, is_train)
     ops = model.ops
     scores = [
-        CorefScores(ops.asarray2i(cands), *out) for cands, out in zip(candidates, outputs)
+        CorefScores(ops.asarray2i(cands), *out, analysis=analysis)
+        for cands, out, analysis in zip(candidates, outputs, analyses)
     ]
 
     def backprop(d_scores: GradT) -> List[Floats2d]:
@@ -289,17 +298,39 @@ def forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, C
     return scores, backprop
 
 
-def head_inputs(model: Model, docs: InT, vectors: List[Floats2d]) -> tuple:
+def analyses_of(model: Model, docs: InT) -> List[Optional[MentionAnalysis]]:
+    """Each doc's analysis of its candidates, shared by the features and the decoding, where
+    the features read the doc itself (not a text view of it); None for the others."""
+    if not model.attrs.get("feature_width") or model.attrs.get("feature_annotations") == "text":
+        return [None] * len(docs)
+    return [
+        MentionAnalysis(doc, doc_candidates(doc, **model.attrs["candidates"])) for doc in docs
+    ]
+
+
+def head_inputs(
+    model: Model,
+    docs: InT,
+    vectors: List[Floats2d],
+    analyses: Optional[List[Optional[MentionAnalysis]]] = None,
+) -> tuple:
     """What the model's "head" layer takes for these docs and their token vectors: the
     vectors, each doc's candidates, scheme index and, for a model with features, candidate
-    attributes."""
-    candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
+    attributes (from the docs' `analyses` where given: `analyses_of`)."""
+    if analyses is not None and all(analysis is not None for analysis in analyses):
+        candidates = [analysis.spans for analysis in analyses]
+    else:
+        candidates = [doc_candidates(doc, **model.attrs["candidates"]) for doc in docs]
+        analyses = [None] * len(docs)
     schemes = scheme_indices(model, docs)
     attributes = None
     if model.attrs.get("feature_width"):
         if model.attrs.get("feature_annotations") == "text":
             docs = [text_view(doc) for doc in docs]
-        attributes = [candidate_attributes(doc, c) for doc, c in zip(docs, candidates)]
+        attributes = [
+            candidate_attributes(doc, c, analysis=analysis)
+            for doc, c, analysis in zip(docs, candidates, analyses)
+        ]
     return (vectors, candidates, schemes, attributes)
 
 

@@ -35,6 +35,7 @@ from transformers.modeling_outputs import BaseModelOutput
 from transformers.utils import ModelOutput
 
 from ..errors import Errors
+from ..profiling import ENCODER, WORDPIECES, section
 from .alignment import offset_alignment
 from .frozen_layers import check_frozen_layers, encode_partly_frozen
 from .precision import FP32, autocast, check_precision
@@ -239,7 +240,15 @@ def segment_wordpieces(
 def forward(
     model: TransformerModel, docs: List[Doc], is_train: bool
 ) -> Tuple[FullTransformerBatch, Callable]:
-    nested_spans, wordpieces, align = segment_wordpieces(model, docs)
+    with section(ENCODER):
+        return _forward(model, docs, is_train)
+
+
+def _forward(
+    model: TransformerModel, docs: List[Doc], is_train: bool
+) -> Tuple[FullTransformerBatch, Callable]:
+    with section(WORDPIECES):
+        nested_spans, wordpieces, align = segment_wordpieces(model, docs)
     precision, device = model.attrs.get("precision", FP32), _device(model)
     fixed_shapes = model.attrs.get("batch_invariant", False) and model.layers[0].shims
     # nothing to encode: run_sub_batches hands empty batches to spacy-transformers
@@ -522,6 +531,8 @@ def _scatter_into(
     ([rows, heads, width, width]) are left out: listeners never read them.
     """
     n_index = index.shape[0]
+    # on a CPU a row at a time: a few rows' plain copies cost a fifth of one indexed assignment
+    rows = index.tolist() if index.device.type == "cpu" else index
     # Gradients flow through the sub-batches' own callbacks, never through the scatter.
     with torch.no_grad():
         for key, value in output.items():
@@ -530,7 +541,7 @@ def _scatter_into(
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
                 # rows past the index, columns past the longest segment
                 value = value[:n_index, :n_cols] if value.dim() == 3 else value[:n_index]
-                merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
+                _copy_rows(merged[key], value, rows)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
             ):
@@ -538,8 +549,20 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
-                    part = part[:n_index, :n_cols]
-                    full[index, : part.shape[1]] = part.to(full.dtype)
+                    _copy_rows(full, part[:n_index, :n_cols], rows)
+
+
+def _copy_rows(full: torch.Tensor, part: torch.Tensor, rows: Any) -> None:
+    """full[rows[j], :width] = part[j] for each j (in full's dtype), width part's; rows a list,
+    or an index tensor (a GPU's: one indexed assignment, not a copy per row)."""
+    if isinstance(rows, torch.Tensor):
+        full[rows, : part.shape[1]] = part.to(full.dtype)
+        return
+    for j, row in enumerate(rows):
+        if part.dim() == 3:
+            full[row, : part.shape[1]].copy_(part[j])
+        else:
+            full[row].copy_(part[j])
 
 
 def _zeros_like_full(sample: torch.Tensor, n_rows: int, n_cols: int) -> torch.Tensor:

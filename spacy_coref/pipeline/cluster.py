@@ -28,6 +28,7 @@ from ..decoding.clustering import pair_score_tuples
 from ..decoding.decoder import shortcut_decoder
 from ..errors import Errors, Warnings, warn
 from ..extensions import PAIR_SCORES_KEY, install_extensions
+from ..profiling import WRITE, section
 from ..linguistics.transcripts import mark_transcript_speakers
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
@@ -279,7 +280,8 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         decode = self.current_decoder()
         for doc, doc_scores in zip(docs, scores):
             clusters = decode(doc, doc_scores, null_score, by_form)
-            set_clusters(doc, clusters, self.cfg["spans_prefix"])
+            with section(WRITE):
+                set_clusters(doc, clusters, self.cfg["spans_prefix"])
             if self.cfg["store_scores"]:
                 doc.user_data[PAIR_SCORES_KEY] = pair_score_tuples(doc_scores)
 

@@ -20,6 +20,7 @@ from thinc.api import ConfigValidationError
 from ..annotations import MENTIONS_KEY, set_mentions
 from ..errors import Errors, Warnings, warn
 from ..extensions import install_extensions
+from ..profiling import MENTIONS, section
 from ..scoring.mention_recall import mentions_score
 from ..types import MentionOffsets
 from .mention_rules import (
@@ -188,14 +189,15 @@ class CorefMentions(Pipe):
             return sorted(set((span.start, span.end) for span in doc.spans[key]))
         if len(doc) and not doc.has_annotation("DEP"):
             raise ValueError(Errors.CE070.format(name=self.name))
-        return extract_mentions(
-            doc,
-            rules=cfg["rules"],
-            entity_labels=cfg["entity_labels"],
-            max_width=cfg["max_width"],
-            keep_nested=cfg["keep_nested"],
-            keep_numbers=cfg["keep_numbers"],
-        )
+        with section(MENTIONS):
+            return extract_mentions(
+                doc,
+                rules=cfg["rules"],
+                entity_labels=cfg["entity_labels"],
+                max_width=cfg["max_width"],
+                keep_nested=cfg["keep_nested"],
+                keep_numbers=cfg["keep_numbers"],
+            )
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Optional[float]]:
         """Recall and precision of the candidates against the gold mentions, and candidates

@@ -125,7 +125,9 @@ def _distance(a: MentionOffset, b: MentionOffset) -> int:
     return max(0, b[0] - a[1], a[0] - b[1])
 
 
-def _matches_name(m: MentionOffset, name: MentionOffset, others: Sequence[MentionOffset]) -> bool:
+def matches_name(m: MentionOffset, name: MentionOffset, others: Sequence[MentionOffset]) -> bool:
+    """Whether a predicted mention stands for a labelled name: its span, or one that ends on
+    its last token and overlaps none of the `others` (the pronoun, the other name)."""
     if m == name:
         return True
     overlaps = any(m[0] < o[1] and o[0] < m[1] for o in others)
@@ -155,7 +157,7 @@ def gap_decision(
         return (a in linked, b in linked)
     nearest: List[Optional[Tuple[int, int]]] = []
     for name, other in ((a, b), (b, a)):
-        matching = [m for m in linked if _matches_name(m, name, (pronoun, other))]
+        matching = [m for m in linked if matches_name(m, name, (pronoun, other))]
         # Rank: distance to the pronoun, then before the pronoun (0) ahead of after it (1).
         ranks = [(_distance(m, pronoun), int(m[0] >= pronoun[1])) for m in matching]
         nearest.append(min(ranks) if ranks else None)
@@ -253,7 +255,6 @@ def write_gap_predictions(decisions: Iterable[GapDecision], path: PathLike) -> N
         for d in decisions
     )
     path.write_text("".join(lines), encoding="utf8")
-
 
 
 def _add_unique(result: Dict[str, GapDecision], decision: GapDecision, path: Path) -> None:

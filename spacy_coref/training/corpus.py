@@ -52,6 +52,25 @@ DEV_FILES = {
     "dev/gum.spacy": ("gum/dev", False, ONTONOTES),
     "gap-dev/gap.spacy": ("gap/gap-validation.tsv", False, ONTONOTES),
 }
+# GUM documents of a training genre kept out of train/ all the same, with the reason: a model of
+# this corpus is for commercial use (the data README).
+GUM_LEFT_OUT_DOCUMENTS = {
+    "GUM_court_carpet": "a Santa Barbara Corpus recording (SBC053), under the LDC's terms",
+}
+# Pronoun problems that need knowledge (WinoGrande, the Winograd schemas, PDP, BUG's
+# occupation-pronoun sentences; pronouns/ of the data directory, CC BY and MIT), as one-pronoun
+# partial examples (spacy_coref.formats.pronoun_problems), written apart from train/ so that a
+# recipe mixes them in with a weight of its own (spacy_coref.CoNLLCorpus.v3's `mix_weight`).
+# WinoGrande dev is scored with its accuracy (`spacy-coref evaluate`), never trained on.
+PRONOUN_FILES = {
+    "pronouns/train.spacy": (
+        "pronouns/winogrande-train-l.jsonl",
+        "pronouns/wsc273.jsonl",
+        "pronouns/pdp.jsonl",
+        "pronouns/bug-gold-wikipedia.jsonl",
+    ),
+    "pronouns-dev/winogrande.spacy": ("pronouns/winogrande-dev.jsonl",),
+}
 # GUM's training documents of the genres left out of train/: no model of this corpus is trained
 # on them or selects a checkpoint or a decoding setting on them, unlike the dev files, so a
 # comparison there is free of that selection. The default genres leave 60 documents (61,474
@@ -67,8 +86,14 @@ def gum_genre(doc: Doc) -> str:
 
 
 def keep_genres(docs: Iterable[Doc], genres: Sequence[str]) -> List[Doc]:
-    """The GUM documents of the given genres (see `gum_genre`)."""
-    return [doc for doc in docs if gum_genre(doc) in genres]
+    """The GUM documents of the given genres (see `gum_genre`), less those of
+    `GUM_LEFT_OUT_DOCUMENTS`."""
+    return [doc for doc in docs if gum_genre(doc) in genres and not left_out_document(doc)]
+
+
+def left_out_document(doc: Doc) -> bool:
+    """Whether a GUM document is kept out of train/ whatever its genre."""
+    return get_doc_id(doc)["name"] in GUM_LEFT_OUT_DOCUMENTS
 
 
 def build_corpus(
@@ -77,11 +102,12 @@ def build_corpus(
     """Convert the shared data to .spacy files: train/ (LitBank, GUM of the given genres, GAP),
     dev/ (LitBank, all of GUM) and gap-dev/ (GAP validation), kept apart because GAP is scored
     with its own metrics, dev-all/ (the three dev files together, for a training run that
-    selects its checkpoint on CoNLL and GAP F1 at once) and, where some GUM genres are left out
-    of train/, fresh/ (GUM's training documents of those genres, see `FRESH_FILE`). Each doc
-    names the annotation scheme of its dataset.
+    selects its checkpoint on CoNLL and GAP F1 at once), fresh/ (GUM's training documents of the
+    genres and documents left out of train/, see `FRESH_FILE`) and, where the data directory
+    has pronouns/, pronouns/ and pronouns-dev/ (see `PRONOUN_FILES`). Each doc names the
+    annotation scheme of its dataset.
 
-    data_dir (Path): the data directory (with litbank/, gum/, gap/).
+    data_dir (Path): the data directory (with litbank/, gum/, gap/, and optionally pronouns/).
     output_dir (Path): where to write.
     genres (Sequence[str]): GUM genres to train on; default: those whose texts allow commercial
         use (the keys of `GUM_GENRE_LICENSES`).
@@ -98,12 +124,19 @@ def build_corpus(
         if out_name in DEV_FILES:
             write_docs(docs, output_dir / ALL_DEV_DIR / Path(out_name).name)
         if filter_genres:
-            left_out = [doc for doc in all_docs if gum_genre(doc) not in genres]
+            kept = set(map(id, docs))
+            left_out = [doc for doc in all_docs if id(doc) not in kept]
             if left_out:
                 counts[FRESH_FILE] = write_file(left_out, output_dir / FRESH_FILE)
             elif (output_dir / FRESH_FILE).exists():
                 # an earlier run's, with fewer genres in train/: its documents are trained on now
                 (output_dir / FRESH_FILE).unlink()
+    if (data_dir / "pronouns").is_dir():
+        for out_name, in_names in PRONOUN_FILES.items():
+            docs = [doc for name in in_names for doc in read_docs(data_dir / name, vocab=vocab)]
+            for doc in docs:
+                set_scheme(doc, ONTONOTES)
+            counts[out_name] = write_file(docs, output_dir / out_name)
     return counts
 
 

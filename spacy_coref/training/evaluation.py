@@ -1,6 +1,7 @@
 """Evaluate a coreference pipeline on gold documents: CoNLL metrics for fully annotated docs
 (with and without singletons), GAP metrics for GAP docs (three labelled spans) with detected
-mentions and with the labelled spans as the only candidates; on request, CoNLL metrics with the
+mentions and with the labelled spans as the only candidates, and the accuracy on the pronoun
+problems among them (WinoGrande, WSC, PDP) in both settings; on request, CoNLL metrics with the
 gold mentions as the only candidates (how much the candidate mentions cost)."""
 import time
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ from ..scoring.gap import (
     pronoun_gender,
 )
 from ..scoring.metrics import CorefEvaluator
+from ..scoring.pronoun_problems import pronoun_problem_accuracy
 from ..types import CorefScores
 from ..util import bare_copy
 
@@ -130,7 +132,9 @@ def evaluate_docs(
     CoNLL metrics are computed for fully annotated docs as set by `keep_singletons` and, where
     the gold clusters include singletons (LitBank, GUM), both ways: kept and removed. GAP docs
     are scored with detected mentions and, with `gold_mentions`, in the gold-two-mention
-    setting: the three labelled spans are the only candidates.
+    setting: the three labelled spans are the only candidates. The pronoun problems among them
+    (`formats.pronoun_problems`, two candidates) are also scored by accuracy, from the same
+    predictions in each setting (`scoring.pronoun_problems`).
 
     nlp (Language): A pipeline that parses and resolves coreference.
     references (List[Doc]): The gold docs.
@@ -144,9 +148,11 @@ def evaluate_docs(
     RETURNS (Dict[str, Any]): "conll" (as set by `keep_singletons`), "conll_singletons"
         (kept) and "conll_without_singletons" (removed) where the gold has singletons,
         "conll_oracle_mentions" (as set by `keep_singletons`), "gap",
-        "gap_gold_mentions" (each None where it does not apply), "mixed_gender_clusters"
-        (predicted clusters holding he and she; see `mixed_gender_clusters`), "n_docs", "n_words",
-        "words_per_second", "seconds", "keep_singletons".
+        "gap_gold_mentions", "pronoun_problems" and "pronoun_problems_gold_mentions" (the
+        accuracy, see `pronoun_problem_accuracy`) (each None where it does not apply),
+        "mixed_gender_clusters" (predicted clusters holding he and she; see
+        `mixed_gender_clusters`), "n_docs", "n_words", "words_per_second", "seconds",
+        "keep_singletons".
     """
     gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
     conll_refs = [ref for ref in references if GOLD_MENTIONS_KEY not in ref.spans]
@@ -164,6 +170,9 @@ def evaluate_docs(
         "conll_oracle_mentions": None,
         "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
         "gap_gold_mentions": None,
+        # the GAP run's predictions, matched to the references in the same way
+        "pronoun_problems": pronoun_problem_accuracy(gap_preds, gap_refs),
+        "pronoun_problems_gold_mentions": None,
     }
     if has_singletons:  # the setting "conll" has is scored once
         other = _conll_scores(conll_refs, conll_preds, not keep_singletons)
@@ -181,6 +190,7 @@ def evaluate_docs(
             docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)
             given = list(nlp.pipe(docs, batch_size=batch_size))
         result["gap_gold_mentions"] = _gap_scores(gap_refs, given)
+        result["pronoun_problems_gold_mentions"] = pronoun_problem_accuracy(given, gap_refs)
     n_words = sum(len(doc) for doc in references)
     result.update(
         {

@@ -8,7 +8,10 @@ pipeline's component) and, optionally, a trained encoder:
     encoder_path = ${paths.init_encoder}
 
 With `path = null` it does nothing. Only the weights are loaded: the component's settings
-(`null_score`, `mention_loss_weight`, ...) stay those of the training config.
+(`null_score`, `mention_loss_weight`, ...) stay those of the training config. An exported model
+(`spacy-coref export-default`, e.g. the shipped `spacy_coref/accurate_model`) stores only the
+encoder weights that training changed, in `encoder_changes.safetensors`: with `path` set to it,
+they are copied into the encoder as published, so a round goes on from the shipped weights.
 """
 
 import logging
@@ -20,6 +23,7 @@ from spacy.language import Language
 from spacy.util import registry
 
 from ..errors import Errors
+from ..pipeline.coref import ENCODER_CHANGES, load_encoder_changes
 
 logger = logging.getLogger("spacy_coref")
 
@@ -37,8 +41,9 @@ def create_init_coref_weights(
         directory or a saved component directory (with `cfg` and `model`); None: do nothing.
     component (str): the component to load into.
     encoder_path (Optional[Path]): a saved encoder component (e.g. a trained pipeline's
-        `transformer` directory) to load into the component's upstream encoder, to go on
-        fine-tuning both; None: the `encoder` subdirectory of `path` where there is one.
+        `transformer` directory) or an exported model's `encoder_changes.safetensors`, to load
+        into the component's upstream encoder and go on fine-tuning both; None: the `encoder`
+        subdirectory or the `encoder_changes.safetensors` of `path`, where there is one.
     RETURNS (Callable[[Language], Language]): the callback.
     """
 
@@ -49,13 +54,21 @@ def create_init_coref_weights(
             return nlp
         root = Path(path)
         encoder_dir = Path(encoder_path) if encoder_path is not None else root / "encoder"
+        if encoder_path is None and (root / ENCODER_CHANGES).is_file():
+            encoder_dir = root / ENCODER_CHANGES
         encoder = encoder_of(nlp, component) if component in nlp.component_names else None
+        is_changes = encoder_dir.is_file() and encoder_dir.name.endswith(".safetensors")
         # checked before anything is loaded, so a wrong path changes nothing
-        if encoder_path is not None and (encoder is None or not encoder_dir.is_dir()):
+        if encoder_path is not None and (
+            encoder is None or not (encoder_dir.is_dir() or is_changes)
+        ):
             raise ValueError(Errors.CE269.format(path=encoder_dir))
         component_dir = root / component if (root / component).is_dir() else root
         load_component_weights(nlp, component, component_dir)
-        if encoder_dir.is_dir() and encoder is not None:
+        if encoder is not None and is_changes:
+            load_encoder_changes(nlp.get_pipe(encoder).model.transformer, encoder_dir)
+            logger.info("Loaded the encoder changes of '%s' from %s", encoder, encoder_dir)
+        elif encoder_dir.is_dir() and encoder is not None:
             # the vocab is the pipeline's own (a saved component directory may not have one)
             nlp.get_pipe(encoder).from_disk(encoder_dir, exclude=["vocab"])
             logger.info("Loaded the encoder '%s' from %s", encoder, encoder_dir)

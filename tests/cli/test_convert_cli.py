@@ -187,3 +187,53 @@ def test_make_corpus_writes_the_left_out_genres_to_fresh(tmp_path):
     assert result.exit_code == 0, result.output
     assert len(doc_names(out / "train/gum.spacy")) == 4
     assert not (out / "fresh/gum.spacy").exists()
+
+
+def test_make_corpus_keeps_the_ldc_recording_out_of_train(tmp_path):
+    # GUM_court_carpet is a Santa Barbara Corpus recording (the LDC's terms): evaluation only
+    data, out = tmp_path / "data", tmp_path / "out"
+    write_shared_data(data, ["GUM_court_carpet", "GUM_court_d", "GUM_fiction_b"])
+    result = runner.invoke(app, ["make-corpus", str(data), str(out)])
+    assert result.exit_code == 0, result.output
+    assert doc_names(out / "train/gum.spacy") == ["GUM_court_d"]
+    assert doc_names(out / "fresh/gum.spacy") == ["GUM_court_carpet", "GUM_fiction_b"]
+    # asking for its genre does not bring it back
+    result = runner.invoke(app, ["make-corpus", str(data), str(out), "--genre", "court"])
+    assert doc_names(out / "train/gum.spacy") == ["GUM_court_d"]
+    assert doc_names(out / "fresh/gum.spacy") == ["GUM_court_carpet", "GUM_fiction_b"]
+
+
+def test_make_corpus_writes_the_pronoun_problems_apart(tmp_path):
+    data, out = tmp_path / "data", tmp_path / "out"
+    write_shared_data(data, ["GUM_news_a"])
+    assert runner.invoke(app, ["make-corpus", str(data), str(out)]).exit_code == 0
+    assert not (out / "pronouns").exists()  # a data directory without pronouns/
+    (data / "pronouns").mkdir()
+    rows = {
+        "winogrande-train-l.jsonl": [
+            {"id": "t-1", "sentence": "Maria thanked Sarah because _ had helped with the move.",
+             "option1": "Maria", "option2": "Sarah", "answer": 2},
+            # no pronoun fits both a person and a thing: dropped, and counted
+            {"id": "t-2", "sentence": "Maria dropped the vase because _ was slippery.",
+             "option1": "Maria", "option2": "vase", "answer": 2},
+        ],
+        "winogrande-dev.jsonl": [
+            {"id": "d-1", "sentence": "The trophy did not fit in the case because _ was small.",
+             "option1": "trophy", "option2": "case", "answer": 2},
+        ],
+    }
+    for name, lines in rows.items():
+        with (data / "pronouns" / name).open("w", encoding="utf8") as file_:
+            file_.writelines(json.dumps(row) + "\n" for row in lines)
+    for name in ("wsc273.jsonl", "pdp.jsonl", "bug-gold-wikipedia.jsonl"):
+        (data / "pronouns" / name).write_text("", encoding="utf8")
+    result = runner.invoke(app, ["make-corpus", str(data), str(out)])
+    assert result.exit_code == 0, result.output
+    train, dev = read_docs(out / "pronouns/train.spacy"), read_docs(out / "pronouns-dev")
+    assert [doc.text for doc in train] == ["Maria thanked Sarah because she had helped with "
+                                           "the move."]
+    assert [doc.text for doc in dev] == ["The trophy did not fit in the case because it was "
+                                         "small."]
+    assert get_scheme(train[0]) == get_scheme(dev[0]) == "ontonotes"
+    # apart from train/: a recipe mixes them in with a weight of its own
+    assert not any("Maria" in doc.text for doc in read_docs(out / "train"))

