@@ -75,7 +75,7 @@ from spacy_coref.ml.segment_transformer import segment_wordpieces
 from spacy_coref.pipeline.cluster import gold_annotation
 from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER, PACKAGED_ENCODER_FUNCTION
 from spacy_coref.training.evaluation import load_coref_nlp
-from spacy_coref.training.readers import create_coref_corpus_v2
+from spacy_coref.training.readers import create_coref_corpus_v3
 
 # as the training configs, plus the lemmatizer that runs at inference (the head-lemma feature)
 ANNOTATE = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "ner", "coref_mentions"]
@@ -299,6 +299,11 @@ def main(argv=None):
                         "an encoder read from a package, e.g. accurate: 9; else 0)")
     parser.add_argument("--load-mib", type=float, default=56.0,
                         help="the most MiB of one load (what one device call carries)")
+    parser.add_argument("--mix", type=Path, default=None,
+                        help="short docs to mix into the training docs (e.g. corpus/pronouns, "
+                        "the pronoun problems of make-corpus), augmented as they are")
+    parser.add_argument("--mix-weight", type=float, default=0.0,
+                        help="the mixed docs' words as a share of the training docs' words")
     parser.add_argument("--max-docs", type=int, default=0, help="training docs (0: all)")
     parser.add_argument("--max-dev-docs", type=int, default=0, help="docs per dev set (0: all)")
     args = parser.parse_args(argv)
@@ -320,7 +325,9 @@ def main(argv=None):
     for name, (path, aug, max_docs) in read_sets(args.corpus, augment, args.max_docs,
                                                  args.max_dev_docs).items():
         start = time.time()
-        reader = create_coref_corpus_v2(path, annotate=ANNOTATE, augment=aug, max_docs=max_docs)
+        mix = dict(mix_path=args.mix, mix_weight=args.mix_weight) if name == "train" else {}
+        reader = create_coref_corpus_v3(path, annotate=ANNOTATE, augment=aug, max_docs=max_docs,
+                                        **mix)
         records[name] = [doc_arrays(trf_model, eg, attrs_cfg) for eg in reader(base)]
         n_tokens = sum(r["n_tokens"] for r in records[name])
         n_windows = [len(w) for r in records[name] for w in r["ids"]]
@@ -362,7 +369,8 @@ def main(argv=None):
         model=str(args.model), model_type=encoder_config.get("model_type"),
         pad_token_id=pad_id, vocab_size=int(len(keep)),
         original_vocab_size=int(hf_model.config.vocab_size),
-        augment=augment, sets=stats, files=files, loads=n_loads,
+        augment=augment, mix=None if args.mix is None else str(args.mix),
+        mix_weight=args.mix_weight, sets=stats, files=files, loads=n_loads,
         **{k: v for k, v in settings.items() if k != "augment"},
     )
     (args.out / "load_1" / "manifest.json").write_text(json.dumps(manifest, indent=1))

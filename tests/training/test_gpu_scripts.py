@@ -236,6 +236,7 @@ def test_prepare_writes_the_accurate_pipeline_in_loads(accurate):
     assert manifest["windows"] == {"@span_getters": "spacy_coref.wordpiece_windows.v1",
                                    "max_wordpieces": 24}
     assert manifest["augment"] == []  # as configs/coref_accurate.cfg
+    assert manifest["mix"] is None and manifest["mix_weight"] == 0.0
     assert manifest["loads"] > 1
     loads = sorted(data.glob("load_*"))
     assert [p.name for p in loads] == [f"load_{k}" for k in range(1, manifest["loads"] + 1)]
@@ -268,6 +269,19 @@ def test_prepare_writes_the_accurate_pipeline_in_loads(accurate):
     upper = [k for k in weights
              if k.startswith("encoder.layer.") and int(k.split(".")[2]) >= N_FROZEN]
     assert any(not torch.equal(expected[k], package[k]) for k in upper)  # the trained ones
+
+
+def test_prepare_mixes_in_short_docs(accurate, tmp_path):
+    # the pronoun problems of make-corpus join the training docs at their weight
+    data = tmp_path / "mixed"
+    mix = accurate["root"] / "corpus" / "dev" / "litbank.spacy"
+    script("prepare").main([str(accurate["model"]), str(data), "--corpus",
+                            str(accurate["root"] / "corpus"), "--mix", str(mix),
+                            "--mix-weight", "100", "--max-dev-docs", "1"])
+    manifest = script("train").read_manifest(data)
+    assert manifest["mix"] == str(mix) and manifest["mix_weight"] == 100.0
+    assert manifest["sets"]["train"]["docs"] == 4  # the 2 documents and the 2 mixed in
+    assert manifest["sets"]["dev_litbank"]["docs"] == 1
 
 
 def test_torch_alone_scores_the_accurate_pipeline(accurate):

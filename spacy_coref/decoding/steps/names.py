@@ -49,6 +49,7 @@ from ...linguistics.name_words import (
 )
 from ...linguistics.person_names import GroupNames
 from ...linguistics.person_nouns import PERSON_NOUNS
+from ...linguistics.span_roots import span_roots
 from ...types import ClusterOffsets, MentionOffset
 from ..state import DecodingState
 from ..step import DecodingStep
@@ -206,9 +207,9 @@ def _naming_holders(
     participle of naming calls it ("a teacher called Mr. Patel")."""
     out: Dict[MentionOffset, int] = {}
     by_head: Dict[int, List[Tuple[MentionOffset, int]]] = {}  # clustered mentions by head
-    for g, group in enumerate(groups):
-        for m in group:
-            by_head.setdefault(doc[m[0] : m[1]].root.i, []).append((m, g))
+    grouped = [(m, g) for g, group in enumerate(groups) for m in group]
+    for (m, g), root in zip(grouped, span_roots(doc, [m for m, _ in grouped]).tolist()):
+        by_head.setdefault(root, []).append((m, g))
     for name in names:
         root = doc[name[0] : name[1]].root
         if root.ent_type_ not in PERSON_ENTS:

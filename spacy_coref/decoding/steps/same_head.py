@@ -29,6 +29,7 @@ from spacy.util import registry
 
 from ...linguistics.clause_roles import first_or_second_person
 from ...linguistics.mention_classes import PRONOUN_CLASS, conflicting_classes
+from ...linguistics.span_roots import span_roots
 from ...types import ClusterOffsets, MentionOffset
 from ..state import DecodingState
 from ..step import DecodingStep
@@ -116,14 +117,15 @@ def merge_nested_same_head(
 
     owner: Dict[MentionOffset, int] = {}
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    for index, cluster in enumerate(clusters):
-        for mention in cluster:
-            mention = (int(mention[0]), int(mention[1]))
-            if mention in owner:  # one mention in two clusters: they are one, none is lost
-                parent[find(index)] = find(owner[mention])
-                continue
-            owner[mention] = index
-            by_head[doc[mention[0] : mention[1]].root.i].append(mention)
+    indexed = [(index, (int(m[0]), int(m[1]))) for index, c in enumerate(clusters) for m in c]
+    roots = span_roots(doc, [mention for _, mention in indexed]).tolist()
+    for (index, mention), root in zip(indexed, roots):
+        if mention in owner:  # one mention in two clusters: they are one, none is lost
+            parent[find(index)] = find(owner[mention])
+            continue
+        owner[mention] = index
+        by_head[root].append(mention)
+
     def person(mention: MentionOffset) -> int:
         if mention[1] - mention[0] != 1:
             return 0
@@ -205,8 +207,8 @@ def _lower_of_nested(
     of its pairs, so one of them stays."""
     # only mentions with one head can clash: a long cluster costs no pairs of all its mentions
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    for mention in cluster:
-        head = doc[mention[0] : mention[1]].root.i if parsed else mention[1] - 1
+    heads = span_roots(doc, cluster).tolist() if parsed else [m[1] - 1 for m in cluster]
+    for mention, head in zip(cluster, heads):
         by_head[head].append(mention)
     gone = set()
     for group in by_head.values():

@@ -46,6 +46,7 @@ from spacy.util import registry
 
 from ...lang.en import english
 from ...linguistics.first_names import FIRST_NAMES
+from ...linguistics.span_roots import span_roots
 from ...types import ClusterOffsets, MentionOffset
 from ..score_edits import with_whole_names
 from ..state import DecodingState
@@ -90,9 +91,9 @@ def whole_phrases(
     if not doc.has_annotation("DEP") or not clusters:
         return clusters
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    for start, end in candidates:
-        start, end = int(start), int(end)
-        by_head[doc[start:end].root.i].append((start, end))
+    candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
+    for (start, end), root in zip(candidates.tolist(), span_roots(doc, candidates).tolist()):
+        by_head[root].append((start, end))
     taken: Set[MentionOffset] = {mention for cluster in clusters for mention in cluster}
     result = []
     for cluster in clusters:
