@@ -334,10 +334,15 @@ class Errors(metaclass=ErrorsWithCodes):
              "distributions as `spacy-coref distill-label --soft` writes them.")
     CE271 = ("{path}: not a finished silver directory ({problem}). Label it with `spacy-coref "
              "distill-label TEACHER DATA DIR`, which goes on from its last finished shard.")
-    CE272 = ("{path} was written with other settings ({fields}). Label into another directory, "
-             "or delete this one to start again.")
+    CE272 = ("{path} was written with other settings ({fields}). Label into another directory "
+             "or under another --prefix, or label this set again with --relabel.")
     CE273 = ("Expected --temperature above 0 and --min-prob from 0 to below 1, but found "
              "{temperature} and {min_prob}.")
+    CE274 = ("{path} was labelled by another teacher: {found} (weights sha256 {found_digest}), "
+             "not {teacher} (weights sha256 {digest}). A set of silver shards holds one "
+             "teacher's labels: label into another directory or under another --prefix, or "
+             "label this set again with --relabel.")
+    CE275 = "Expected --order to be one of {orders}, but found '{order}'."
     # project workflows, evaluation and packaging (CE280-CE299)
     CE280 = ("GAP's gold-two-mention setting gives the labelled spans to the 'coref_mentions' "
              "component as its candidates, but the pipeline has none (directly or inside a "

@@ -50,25 +50,28 @@ def distill_encoder_cli(
 def distill_label_cli(
     # fmt: off
     teacher: str = typer.Argument(..., help="Teacher: 'default', 'accurate' or a trained pipeline directory"),
-    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file or a directory of them", exists=True),
-    output: Path = typer.Argument(..., help="The silver directory: shards silver-NNNNN.spacy and their manifest silver.json (it may hold gold data files too)"),
+    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file or a directory of them, {\"id\", \"text\"} per line (e.g. ../shared/data/modern: Wikipedia chunks and chit-chat conversations, whose turns 'A: ...' / 'B: ...' the teacher reads as speakers)", exists=True),
+    output: Path = typer.Argument(..., help="The silver directory: shards silver-NNNNN.spacy and their manifest silver.json, which records the teacher's name, version and weights digest (it may hold gold data files too)"),
     max_texts: int = typer.Option(200, "--max-texts", help="Label at most this many texts"),
-    max_words: int = typer.Option(1000, "--max-words", help="Split chunks into texts of about this many words"),
-    seed: int = typer.Option(0, "--seed", help="Seed of the text sample"),
+    max_words: int = typer.Option(1000, "--max-words", help="Split chunks into texts of about this many words: prose at paragraphs, conversations at turns"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the text sample (--order random)"),
+    order: str = typer.Option("random", "--order", help="Order of the chunks: 'random' (seeded), 'pronouns' (the most third-person pronouns per word first, ties by id) or 'file'"),
+    relabel: bool = typer.Option(False, "--relabel", help="Label the set again from the start, replacing its shards, even where its manifest records another teacher or other settings"),
     base: str = typer.Option(BASE_PIPELINE, "--base", help="Parser pipeline for a teacher without its own"),
     shard_size: int = typer.Option(50, "--shard-size", help="Texts per shard: a stopped run goes on from its last finished shard"),
     soft: bool = typer.Option(False, "--soft", help="Also keep the teacher's antecedent distributions (soft targets, for coref_cluster's soft_target_weight)"),
     top_k: int = typer.Option(8, "--top-k", help="With --soft: at most this many antecedents per mention"),
     min_prob: float = typer.Option(0.01, "--min-prob", help="With --soft: leave out antecedents less likely than this"),
     temperature: float = typer.Option(1.0, "--temperature", help="With --soft: softmax temperature of the teacher's scores"),
-    gold: bool = typer.Option(False, "--gold", help="DATA is gold training data: keep its clusters and add the teacher's antecedent distributions (implies --soft; --max-texts, --max-words and --seed do not apply)"),
+    gold: bool = typer.Option(False, "--gold", help="DATA is gold training data: keep its clusters and add the teacher's antecedent distributions (implies --soft; --max-texts, --max-words, --seed and --order do not apply)"),
     prefix: Optional[str] = typer.Option(None, "--prefix", help="Name of the shards and their manifest in OUTPUT (PREFIX-00000.spacy, PREFIX.json): 'silver', or 'gold' with --gold"),
     # fmt: on
 ) -> None:
     """Write the teacher's clusters (and with --soft its antecedent distributions) on unlabeled
     text as a silver training corpus, shard by shard: run it again to go on, or with a larger
-    --max-texts to label only the texts it adds. With --gold, the teacher's distributions are
-    added to gold documents instead."""
+    --max-texts to label only the texts it adds (with the same teacher weights only, or with
+    --relabel to start again). With --gold, the teacher's distributions are added to gold
+    documents instead."""
     soft_settings = dict(top_k=top_k, min_prob=min_prob, temperature=temperature)
     report = lambda path, done: msg.text(f"{path.name}: {done} documents done")  # noqa: E731
     try:
@@ -78,13 +81,13 @@ def distill_label_cli(
         if gold:
             stats = label_gold_corpus(
                 teacher, data, output, base=base, shard_size=shard_size,
-                prefix=prefix or "gold", on_shard=report, **soft_settings,
+                prefix=prefix or "gold", on_shard=report, relabel=relabel, **soft_settings,
             )
         else:
             stats = make_silver_corpus(
                 teacher, data, output, max_texts=max_texts, max_words=max_words, seed=seed,
                 base=base, shard_size=shard_size, soft=soft, prefix=prefix or "silver",
-                on_shard=report, **soft_settings,
+                on_shard=report, order=order, relabel=relabel, **soft_settings,
             )
     except ValueError as e:
         fail_one_line(str(e))
@@ -94,6 +97,9 @@ def distill_label_cli(
         f"{stats['tokens']} tokens, {stats['clusters']} clusters"
         + (f" (teacher: {speed:.0f} words/s)" if speed else " (every shard was done already)")
     )
+    who = stats["teacher"]
+    msg.text(f"Teacher: {who['name']} ({who['pipeline']} {who['version']}, weights sha256 "
+             f"{who['weights_sha256'][:16]}...)")
     (output / f"{prefix or ('gold' if gold else 'silver')}_stats.json").write_text(json.dumps(stats, indent=2) + "\n", encoding="utf8")
 
 

@@ -9,7 +9,7 @@ A transcript has at least TURNS labelled lines, two labels or more, and a label 
 turns: an email's "From:", "To:" and "Subject:" lines each open one.
 """
 from collections import Counter
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc
@@ -33,17 +33,23 @@ def turn_labels(doc: Doc) -> List[MentionOffset]:
     starts = [0] + [int(i) + 1 for i in spaces if i + 1 < len(doc) and "\n" in doc[int(i)].text]
     for i in starts:
         end = i
-        while end < len(doc) and end - i < MAX_LABEL_TOKENS and _label_word(doc[end].text):
+        while end < len(doc) and end - i < MAX_LABEL_TOKENS and label_word(doc[end].text):
             end += 1
         if end > i and end < len(doc) and doc[end].text == ":":
             labels.append((i, end))
-    counts = Counter(doc[start:end].text for start, end in labels)
-    if len(labels) < TURNS or len(counts) < 2 or counts.most_common(1)[0][1] < 2:
+    if not reads_as_transcript([doc[start:end].text for start, end in labels]):
         return []
     return labels
 
 
-def _label_word(text: str) -> bool:
+def reads_as_transcript(labels: Sequence[Optional[str]]) -> bool:
+    """Whether turns opened by these labels, in order, make a transcript: at least TURNS of
+    them, two labels or more, and one that opens two turns."""
+    counts = Counter(labels)
+    return len(labels) >= TURNS and len(counts) >= 2 and counts.most_common(1)[0][1] >= 2
+
+
+def label_word(text: str) -> bool:
     """A word of a speaker's label: "Customer", "Dr.", "Q", "JONES"."""
     return text[:1].isupper() and text.rstrip(".").replace("-", "").isalpha()
 

@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import spacy
+import srsly
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..annotations import get_doc_id
 from ..errors import Errors
 from ..formats import read_docs
-from ..pipeline.coref import SHIPPED_PIPELINES
+from ..pipeline.coref import SHIPPED_PIPELINES, coref_pipeline_path
 from ..util import bare_copy, check_at_least_one
 from .evaluation import (
     BASE_PIPELINE, cluster_components, evaluate_docs, keeping_scores, load_coref_nlp, scored_docs,
@@ -53,15 +54,61 @@ def load_pipeline(model: str, *, base: str = BASE_PIPELINE) -> Language:
     return load_coref_nlp(model, base=base)
 
 
-def teacher_fingerprint(nlp: Language, model: str) -> str:
-    """What names the teacher in a silver manifest: the model as given, its pipeline's name
-    and version, and a digest of its coreference weights, so that a silver directory is never
-    continued with another teacher (a retrained default keeps its name and version)."""
+def teacher_identity(nlp: Language, model: str) -> Dict[str, Any]:
+    """What identifies the teacher in a silver manifest, so that a silver set is never
+    continued with another teacher's labels (CE274) and a student can say which teacher made
+    its silver data: the model as given, its pipeline's name and version (its meta.json, the
+    model card's), and the sha256 digest of its weight files (`weights_digest`: every
+    component's "model" file and the encoder's weights, e.g. the accurate pipeline's
+    coref_cluster/model and encoder_changes.safetensors).
+
+    nlp (Language): the teacher, as `load_pipeline` loaded it.
+    model (str): the teacher as given: a shipped pipeline's name or a directory.
+    RETURNS (Dict[str, Any]): name, pipeline, version, weights_sha256, weight_files.
+    """
+    path = coref_pipeline_path(model) if model in SHIPPED_PIPELINES else Path(model)
+    meta = nlp.meta
+    if (path / "meta.json").exists():
+        meta = srsly.read_json(path / "meta.json")
+    digest, files = weights_digest(path)
+    if not files:  # nothing saved: the weights in memory
+        weights = hashlib.sha256()
+        for cluster in cluster_components(nlp):
+            weights.update(cluster.model.to_bytes())
+        digest = weights.hexdigest()
+    return {
+        "name": model,
+        "pipeline": meta.get("name"),
+        "version": meta.get("version"),
+        "weights_sha256": digest,
+        "weight_files": files,
+    }
+
+
+def weights_digest(path: Path) -> Tuple[str, List[str]]:
+    """The sha256 digest of a pipeline directory's weight files (every file named "model" and
+    every .safetensors file under it), and their paths relative to it in the order hashed:
+    each file's path and its own sha256 digest go into the whole's."""
+    path = Path(path)
+    found = [p for p in path.rglob("*") if p.is_file() and _is_weights(p)]
+    files = sorted(p.relative_to(path).as_posix() for p in found)
     digest = hashlib.sha256()
-    for cluster in cluster_components(nlp):
-        digest.update(cluster.model.to_bytes())
-    name, version = nlp.meta.get("name", "?"), nlp.meta.get("version", "?")
-    return f"{model} ({name} {version}, weights {digest.hexdigest()[:16]})"
+    for name in files:
+        digest.update(name.encode("utf8") + b"\0")
+        digest.update(_file_digest(path / name))
+    return digest.hexdigest(), files
+
+
+def _is_weights(path: Path) -> bool:
+    return path.name == "model" or path.suffix == ".safetensors"
+
+
+def _file_digest(path: Path) -> bytes:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
 
 
 def label_texts(
@@ -108,16 +155,21 @@ def make_silver_corpus(
     temperature: float = 1.0,
     prefix: str = "silver",
     on_shard: Optional[Callable[[Path, int], None]] = None,
+    order: str = "random",
+    relabel: bool = False,
 ) -> Dict[str, Any]:
     """Label unlabeled text with the teacher into the silver directory `output`, shard by
     shard: a run stopped part way goes on from its last finished shard, and one with a larger
-    `max_texts` labels only the texts it adds.
+    `max_texts` labels only the texts it adds. The manifest records the teacher's identity
+    (`teacher_identity`): a set is continued by the same weights only (CE274).
 
     teacher (str): the teacher pipeline ("default", "accurate" or a directory).
-    data (Path): unlabeled .jsonl file(s).
+    data (Path): unlabeled .jsonl file(s), e.g. ../shared/data/modern (Wikipedia chunks and
+        chit-chat conversations, whose turns the teacher reads as speakers).
     output (Path): the silver directory (it may hold gold data files too).
     max_texts (int): label at most this many texts.
-    max_words (int): split chunks into texts of about this many words.
+    max_words (int): split chunks into texts of about this many words (prose at paragraphs,
+        conversations at turns).
     seed (Optional[int]): the seed of the text sample (None: the files' order).
     base (str): the parser pipeline for a teacher without its own.
     shard_size (int): texts per shard.
@@ -128,15 +180,20 @@ def make_silver_corpus(
     prefix (str): the name of the shards and their manifest in `output`.
     on_shard (Optional[Callable[[Path, int], None]]): called with each new shard and the texts
         done so far.
+    order (str): the order of the chunks (`unlabeled.read_texts`): "random" (by `seed`),
+        "pronouns" (the most third-person pronouns per word first) or "file".
+    relabel (bool): label the set again from the start, replacing its shards, whatever teacher
+        or settings its manifest records.
     RETURNS (Dict[str, Any]): statistics of the silver corpus and the teacher's speed in this
         run (None where every shard was finished before).
     """
     check_at_least_one(shard_size=shard_size, top_k=top_k)
-    texts = read_texts(data, max_texts=max_texts, max_words=max_words, seed=seed)
+    texts = read_texts(data, max_texts=max_texts, max_words=max_words, seed=seed, order=order)
     nlp = load_pipeline(teacher, base=base)
     soft_settings = {"top_k": top_k, "min_prob": min_prob, "temperature": temperature}
     # the soft settings are part of the run only where they shape its labels
-    run = {"teacher": teacher_fingerprint(nlp, teacher), "soft": soft,
+    # the order is the texts' (recorded for the reader: "texts" is what a run must agree on)
+    run = {"teacher": teacher_identity(nlp, teacher), "soft": soft, "order": order,
            **(soft_settings if soft else {})}
     n_words = 0
     start = time.perf_counter()
@@ -148,7 +205,8 @@ def make_silver_corpus(
         return docs
 
     writer = write_silver(
-        label, texts, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard
+        label, texts, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard,
+        relabel=relabel,
     )
     return _silver_stats(writer, run, str(output), n_words, time.perf_counter() - start)
 
@@ -183,6 +241,7 @@ def label_gold_corpus(
     temperature: float = 1.0,
     prefix: str = "gold",
     on_shard: Optional[Callable[[Path, int], None]] = None,
+    relabel: bool = False,
 ) -> Dict[str, Any]:
     """The gold training documents with the teacher's antecedent distributions added (soft
     targets beside the gold clusters, which stay as they are), written to the silver directory
@@ -193,6 +252,7 @@ def label_gold_corpus(
     output (Path): the silver directory (its gold data files are read as gold training data
         too: write to another directory than `data`'s).
     prefix (str): the name of the shards and their manifest in `output`.
+    relabel (bool): label the set again from the start, replacing its shards.
     RETURNS (Dict[str, Any]): as `make_silver_corpus`.
     """
     check_at_least_one(shard_size=shard_size, top_k=top_k)
@@ -200,7 +260,7 @@ def label_gold_corpus(
     references = read_docs(data, vocab=nlp.vocab)
     soft = {"top_k": top_k, "min_prob": min_prob, "temperature": temperature}
     (cluster,) = cluster_components(nlp)
-    run = {"teacher": teacher_fingerprint(nlp, teacher), "soft": "gold", **soft}
+    run = {"teacher": teacher_identity(nlp, teacher), "soft": "gold", **soft}
     # documents are named by their place and source name: names may repeat across sources
     items = [(f"{i}:{get_doc_id(doc)['name']}", doc) for i, doc in enumerate(references)]
     n_words = 0
@@ -221,7 +281,8 @@ def label_gold_corpus(
         return refs
 
     writer = write_silver(
-        label, items, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard
+        label, items, output, run, shard_size=shard_size, prefix=prefix, on_shard=on_shard,
+        relabel=relabel,
     )
     return _silver_stats(writer, run, str(output), n_words, time.perf_counter() - start)
 

@@ -9,9 +9,14 @@ the probability of "no antecedent" and of its likeliest antecedents, as its deco
 them (its null score included, before the decoding's constraints). The student reads its
 candidates off the same rule-based mention extractor, so the two sides score the same mentions
 and the pruning mismatch that made soft targets fail in seed 002 (5.1) does not arise.
+
+The manifest records the teacher's identity (its name, its pipeline's name and version, the
+sha256 of its weight files: `distillation.teacher_identity`): a set is continued only by the
+same weights (CE274), and `silver_teacher` / `read_silver` tell a student which teacher made it.
 """
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -33,9 +38,16 @@ TARGETS_KEY = "coref_teacher_antecedents"  # doc.user_data: the soft targets of 
 DEFAULT_PREFIX = "silver"
 MANIFEST = "{prefix}.json"
 SHARD_NAME = "{prefix}-{index:05d}.spacy"
-MANIFEST_VERSION = 1
-# what a manifest records of the run; a run that goes on must agree on all of it
+# 2: "teacher" is the teacher's identity (`teacher_identity`); 1: a name only
+MANIFEST_VERSION = 2
+# what a manifest records of the run; a run that goes on must agree on all of it (the teacher:
+# on the digest of its weights where both sides know it, CE274)
 RUN_FIELDS = ("teacher", "texts", "shard_size", "soft", "top_k", "min_prob", "temperature")
+# doc.user_data of a doc that `read_silver` reads: the identity of the teacher that labelled it
+SILVER_TEACHER_KEY = "coref_silver_teacher"
+# what identifies a teacher (`distillation.teacher_identity`); an older manifest's plain name
+# reads as {"name": NAME} with the rest None: the teacher's weights are unknown
+TEACHER_FIELDS = ("name", "pipeline", "version", "weights_sha256", "weight_files")
 
 
 @dataclass
@@ -151,13 +163,22 @@ class SilverWriter:
     lists the finished ones. Each shard is written under a temporary name and renamed, and the
     manifest after it, so a run stopped at any moment goes on from its last finished shard."""
 
-    def __init__(self, output: Path, run: Dict[str, Any], prefix: str = DEFAULT_PREFIX):
+    def __init__(
+        self,
+        output: Path,
+        run: Dict[str, Any],
+        prefix: str = DEFAULT_PREFIX,
+        *,
+        relabel: bool = False,
+    ):
         self.output = Path(output)
         self.run = run
         self.prefix = prefix
         self.path = self.output / MANIFEST.format(prefix=prefix)
         self.shards: List[Dict[str, Any]] = []
-        if self.path.exists():
+        if relabel:
+            self._remove_set()
+        elif self.path.exists():
             self.shards = finished_shards(self.output, run, prefix=prefix)
 
     @property
@@ -174,6 +195,17 @@ class SilverWriter:
         self.shards.append({"file": path.name, "docs": len(docs), **stats})
         self._write_manifest()
         return path
+
+    def _remove_set(self) -> None:
+        """Remove this prefix's manifest and then its shards (PREFIX-NNNNN.spacy and half-written
+        ones), so that neither `read_silver` nor the training reader sees the old labels."""
+        if self.path.exists():
+            self.path.unlink()
+        shard = re.compile(rf"{re.escape(self.prefix)}-\d{{5,}}\.(spacy|partial)")
+        if self.output.is_dir():
+            for path in sorted(self.output.iterdir()):
+                if shard.fullmatch(path.name) and path.is_file():
+                    path.unlink()
 
     def _write_manifest(self) -> None:
         data = {"version": MANIFEST_VERSION, **self.run, "shards": self.shards}
@@ -197,8 +229,10 @@ def finished_shards(
     except (ValueError, KeyError, TypeError) as e:
         raise ValueError(Errors.CE271.format(path=path, problem=repr(e))) from e
     if run is not None:
+        _check_teacher(path, data.get("teacher"), run.get("teacher"))
         # a longer sample of the same texts goes on (read_texts cuts one seeded order short)
-        changed = [f for f in RUN_FIELDS if f != "texts" and data.get(f) != run.get(f)]
+        skip = ("texts", "teacher")
+        changed = [f for f in RUN_FIELDS if f not in skip and data.get(f) != run.get(f)]
         texts = list(data.get("texts") or [])
         if list(run.get("texts") or [])[: len(texts)] != texts:
             changed.append("texts")
@@ -210,6 +244,45 @@ def finished_shards(
     return shards
 
 
+def _check_teacher(path: Path, found: Any, teacher: Any) -> None:
+    """CE274 where the manifest at `path` records another teacher than the run's: another
+    digest of its weights where both know theirs, else another record."""
+    old, new = read_teacher(found), read_teacher(teacher)
+    if old["weights_sha256"] and new["weights_sha256"]:
+        same = old["weights_sha256"] == new["weights_sha256"]
+    else:
+        same = found == teacher
+    if not same:
+        raise ValueError(Errors.CE274.format(
+            path=path, found=old["name"], found_digest=old["weights_sha256"] or "unknown",
+            teacher=new["name"], digest=new["weights_sha256"] or "unknown",
+        ))
+
+
+def read_teacher(teacher: Any) -> Dict[str, Any]:
+    """A manifest's "teacher" as its identity (TEACHER_FIELDS): as recorded, or for an older
+    manifest that names the teacher only, {"name": NAME} with the other fields None."""
+    if isinstance(teacher, dict):
+        return {field: teacher.get(field) for field in TEACHER_FIELDS}
+    unknown = dict.fromkeys(TEACHER_FIELDS)
+    return {**unknown, "name": None if teacher is None else str(teacher)}
+
+
+def silver_teacher(path: Path, *, prefix: str = DEFAULT_PREFIX) -> Dict[str, Any]:
+    """The identity of the teacher that labelled the set `prefix` of a silver directory
+    (`read_teacher`: name, pipeline, version, weights_sha256, weight_files; None where an
+    older manifest does not record them). CE271 for a broken set.
+
+    path (Path): the silver directory.
+    prefix (str): the name of the set's shards and manifest.
+    RETURNS (Dict[str, Any]): the teacher's identity.
+    """
+    manifest = Path(path) / MANIFEST.format(prefix=prefix)
+    finished_shards(path, prefix=prefix)  # CE271 where the set is missing or broken
+    data = json.loads(manifest.read_text(encoding="utf8"))
+    return read_teacher(data.get("teacher"))
+
+
 def write_silver(
     label: Callable[[Sequence[Tuple[str, Any]]], List[Doc]],
     texts: Sequence[Tuple[str, Any]],
@@ -219,22 +292,27 @@ def write_silver(
     shard_size: int,
     prefix: str = DEFAULT_PREFIX,
     on_shard: Optional[Callable[[Path, int], None]] = None,
+    relabel: bool = False,
 ) -> SilverWriter:
     """Label `texts` shard by shard with `label` and write them to `output`, skipping the shards
-    a previous run with the same settings finished.
+    a previous run with the same settings and teacher finished (CE272, CE274 where they
+    differ), or with `relabel`, removing the set's old shards and labelling all anew.
 
     label (Callable): (id, item) pairs -> their silver docs, in order.
     texts (Sequence[Tuple[str, Any]]): the (id, item) pairs to label: a text, or a gold doc.
     output (Path): the silver directory.
-    run (Dict[str, Any]): the run's settings (RUN_FIELDS), recorded in the manifest.
+    run (Dict[str, Any]): the run's settings (RUN_FIELDS), recorded in the manifest; its
+        "teacher" is the teacher's identity (`distillation.teacher_identity`) or a name.
     shard_size (int): docs per shard.
     prefix (str): the name of the shards and their manifest in `output`.
     on_shard (Optional[Callable[[Path, int], None]]): called with each new shard and the
         number of texts done.
+    relabel (bool): label every text again, replacing the set's shards, whatever teacher or
+        settings its manifest records.
     RETURNS (SilverWriter): the writer, with every shard of the run finished.
     """
     run = {**run, "texts": [name for name, _ in texts], "shard_size": shard_size}
-    writer = SilverWriter(output, run, prefix=prefix)
+    writer = SilverWriter(output, run, prefix=prefix, relabel=relabel)
     for start in range(writer.done, len(texts), shard_size):
         batch = texts[start:start + shard_size]
         docs = label(batch)
@@ -252,7 +330,18 @@ def read_silver(
     path: Path, *, prefix: str = DEFAULT_PREFIX, vocab: Optional[Vocab] = None
 ) -> Iterator[Doc]:
     """The docs of the finished shards named `prefix` in a silver directory, in order (CE271
-    for a broken set)."""
+    for a broken set), each with the identity of the teacher that labelled it in
+    doc.user_data[SILVER_TEACHER_KEY] (`get_silver_teacher`; `silver_teacher` reads it without
+    the docs)."""
     vocab = vocab if vocab is not None else Vocab()
+    teacher = silver_teacher(path, prefix=prefix)
     for shard in finished_shards(path, prefix=prefix):
-        yield from read_docbin(Path(path) / shard["file"], vocab=vocab)
+        for doc in read_docbin(Path(path) / shard["file"], vocab=vocab):
+            doc.user_data[SILVER_TEACHER_KEY] = dict(teacher)
+            yield doc
+
+
+def get_silver_teacher(doc: Doc) -> Optional[Dict[str, Any]]:
+    """The identity of the teacher that labelled a doc `read_silver` read (TEACHER_FIELDS), or
+    None for a doc read otherwise."""
+    return doc.user_data.get(SILVER_TEACHER_KEY)

@@ -2,6 +2,7 @@
 through the sharded, resumable silver directory; the soft-target loss is a cross-entropy with
 the right gradient; a distillation step on tiny data lowers it."""
 
+import hashlib
 import json
 
 import numpy
@@ -13,12 +14,14 @@ from spacy.util import fix_random_seed
 from spacy_coref.annotations import get_clusters, get_doc_id
 from spacy_coref.formats import read_docs, write_docs
 from spacy_coref.ml.torch.constants import MASKED_SCORE
+from spacy_coref.pipeline.coref import SHIPPED_PIPELINES
 from spacy_coref.training.distillation import (
     label_gold_corpus,
     label_texts,
     load_pipeline,
     make_silver_corpus,
-    teacher_fingerprint,
+    teacher_identity,
+    weights_digest,
 )
 from spacy_coref.training.evaluation import keeping_scores
 from spacy_coref.training.losses import soft_antecedent_loss
@@ -27,8 +30,11 @@ from spacy_coref.training.silver import (
     AntecedentTargets,
     antecedent_targets,
     get_antecedent_targets,
+    get_silver_teacher,
     read_silver,
     set_antecedent_targets,
+    silver_doc,
+    silver_teacher,
     write_silver,
 )
 from spacy_coref.types import CorefScores
@@ -307,14 +313,109 @@ def test_a_distillation_step_on_soft_targets_lowers_their_loss(teacher_dir):
     assert soft_loss() < 0.8 * before
 
 
-def test_the_teacher_fingerprint_changes_with_its_weights(teacher_dir):
-    teacher = load_pipeline(str(teacher_dir))
-    before = teacher_fingerprint(teacher, "mine")
-    assert before.startswith("mine (") and before == teacher_fingerprint(teacher, "mine")
+def _retrained(teacher_dir, path):
+    """A copy of the teacher at `path` with other weights (a retrained teacher)."""
+    teacher = spacy.load(teacher_dir)
     model = teacher.get_pipe("coref_cluster").model
     node = next(n for n in model.walk() if n.has_param("W"))
     node.set_param("W", node.get_param("W") + 0.01)
-    assert teacher_fingerprint(teacher, "mine") != before  # a retrained teacher: CE272
+    teacher.to_disk(path)
+    return path
+
+
+def test_the_teacher_identity_names_its_weight_files(teacher_dir, tmp_path):
+    teacher = load_pipeline(str(teacher_dir))
+    identity = teacher_identity(teacher, str(teacher_dir))
+    meta = json.loads((teacher_dir / "meta.json").read_text(encoding="utf8"))
+    assert identity["name"] == str(teacher_dir)
+    assert (identity["pipeline"], identity["version"]) == (meta["name"], meta["version"])
+    assert identity["weight_files"] == ["coref_cluster/model"]
+    model_digest = hashlib.sha256((teacher_dir / "coref_cluster" / "model").read_bytes())
+    whole = hashlib.sha256(b"coref_cluster/model\0" + model_digest.digest()).hexdigest()
+    assert identity["weights_sha256"] == whole == weights_digest(teacher_dir)[0]
+    # the same weights elsewhere are the same teacher; other weights are another
+    copy = tmp_path / "copy"
+    teacher.to_disk(copy)
+    assert weights_digest(copy)[0] == whole
+    assert weights_digest(_retrained(teacher_dir, tmp_path / "other"))[0] != whole
+    # an encoder's changed weights count too (the accurate pipeline's)
+    (copy / "encoder_changes.safetensors").write_bytes(b"weights")
+    digest, files = weights_digest(copy)
+    assert files == ["coref_cluster/model", "encoder_changes.safetensors"] and digest != whole
+    # the shipped accurate pipeline: its coref_cluster weights and its encoder's changes
+    assert weights_digest(SHIPPED_PIPELINES["accurate"])[1] == [
+        "coref_cluster/model", "encoder_changes.safetensors"]
+
+
+FAKE_TEACHER = {"name": "accurate", "pipeline": "coref_mpnet_accurate", "version": "0.3.0",
+                "weights_sha256": "ab" * 32, "weight_files": ["coref_cluster/model"]}
+
+
+def _fake_label(batch):
+    nlp = spacy.blank("en")
+    return [silver_doc(nlp(text), name) for name, text in batch]
+
+
+def test_silver_shards_keep_the_teachers_identity(tmp_path):
+    out, texts = tmp_path / "silver", [("a", "One text."), ("b", "Another one."), ("c", "More.")]
+    run = {"teacher": FAKE_TEACHER, "soft": False}
+    write_silver(_fake_label, texts[:2], out, run, shard_size=1)
+    manifest = json.loads((out / "silver.json").read_text(encoding="utf8"))
+    assert manifest["teacher"] == FAKE_TEACHER and manifest["version"] == 2
+    assert silver_teacher(out) == FAKE_TEACHER
+    docs = list(read_silver(out))
+    assert [get_silver_teacher(d) for d in docs] == [FAKE_TEACHER] * 2
+    assert get_silver_teacher(spacy.blank("en")("x")) is None
+    # the same weights under another name go on; other weights are refused, naming both
+    renamed = {**FAKE_TEACHER, "name": "spacy_coref/accurate_model"}
+    more = write_silver(_fake_label, texts, out, {**run, "teacher": renamed}, shard_size=1)
+    assert more.done == 3 and silver_teacher(out)["name"] == "spacy_coref/accurate_model"
+    other = {**FAKE_TEACHER, "weights_sha256": "cd" * 32}
+    with pytest.raises(ValueError, match=r"CE274.*silver.json.*abababab.*cdcdcdcd.*--relabel"):
+        write_silver(_fake_label, texts, out, {**run, "teacher": other}, shard_size=1)
+    assert silver_teacher(out)["weights_sha256"] == "ab" * 32  # nothing was changed
+    # unless asked to label the set again: its old shards go
+    (out / "silver-00002.partial").write_bytes(b"half")
+    again = write_silver(_fake_label, texts[:1], out, {**run, "teacher": other}, shard_size=1,
+                         relabel=True)
+    assert again.done == 1 and silver_teacher(out) == other
+    assert sorted(p.name for p in out.iterdir()) == ["silver-00000.spacy", "silver.json"]
+    assert [get_doc_id(d)["name"] for d in read_docs(out)] == ["a"]
+
+
+def test_an_older_manifest_reads_with_an_unknown_teacher(tmp_path):
+    out, texts = tmp_path / "silver", [("a", "One text."), ("b", "Another one.")]
+    name = "default (coref_default 0.2.0, weights 0123456789abcdef)"  # a version 1 manifest
+    write_silver(_fake_label, texts, out, {"teacher": name, "soft": False}, shard_size=1)
+    manifest = json.loads((out / "silver.json").read_text(encoding="utf8"))
+    manifest["version"] = 1
+    (out / "silver.json").write_text(json.dumps(manifest), encoding="utf8")
+    unknown = {"name": name, "pipeline": None, "version": None, "weights_sha256": None,
+               "weight_files": None}
+    assert silver_teacher(out) == unknown
+    assert [get_silver_teacher(d) for d in read_silver(out)] == [unknown] * 2
+    # the same record goes on; a teacher whose weights are known cannot vouch for it
+    assert write_silver(_fake_label, texts, out, {"teacher": name, "soft": False},
+                        shard_size=1).done == 2
+    with pytest.raises(ValueError, match="CE274.*unknown"):
+        write_silver(_fake_label, texts, out, {"teacher": FAKE_TEACHER, "soft": False},
+                     shard_size=1)
+
+
+def test_a_silver_set_goes_on_with_its_own_teacher_only(teacher_dir, unlabeled, tmp_path):
+    out = tmp_path / "silver"
+    args = dict(max_words=100, seed=0, shard_size=1)
+    make_silver_corpus(str(teacher_dir), unlabeled, out, max_texts=2, **args)
+    recorded = silver_teacher(out)
+    assert recorded["weights_sha256"] == weights_digest(teacher_dir)[0]
+    assert recorded["name"] == str(teacher_dir) and recorded["version"]
+    other = _retrained(teacher_dir, tmp_path / "retrained")
+    with pytest.raises(ValueError, match="CE274"):
+        make_silver_corpus(str(other), unlabeled, out, max_texts=3, **args)
+    stats = make_silver_corpus(str(other), unlabeled, out, max_texts=3, relabel=True, **args)
+    assert stats["shards"] == 3 and stats["labelled_now"] > 0
+    assert silver_teacher(out)["weights_sha256"] == weights_digest(other)[0]
+    assert stats["teacher"]["weights_sha256"] == weights_digest(other)[0]
 
 
 def test_gold_documents_keep_their_clusters_and_gain_the_teachers_distributions(
