@@ -111,6 +111,13 @@ CITATIONS = {
                          "In NeurIPS 2020. Nils Reimers and Iryna Gurevych (2019). "
                          "Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks. In "
                          "Proceedings of EMNLP-IJCNLP 2019."),
+    "winogrande": ("Keisuke Sakaguchi, Ronan Le Bras, Chandra Bhagavatula and Yejin Choi (2020). "
+                   "WinoGrande: An Adversarial Winograd Schema Challenge at Scale. In AAAI 2020."),
+    "wsc": ("Hector J. Levesque, Ernest Davis and Leora Morgenstern (2012). The Winograd Schema "
+            "Challenge. In KR 2012."),
+    "bug": ("Shahar Levy, Koren Lazar and Gabriel Stanovsky (2021). Collecting a Large-Scale "
+            "Gender Bias Dataset for Coreference Resolution and Machine Translation. In "
+            "Findings of EMNLP 2021."),
     "parser": ("Matthew Honnibal, Ines Montani, Sofie Van Landeghem and Adriane Boyd (2020). "
                "spaCy: Industrial-strength Natural Language Processing in Python. "
                "doi:10.5281/zenodo.1212303."),
@@ -126,6 +133,7 @@ def model_card(
     metrics_prefix: Optional[str] = None,
     gum_genres: Optional[Sequence[str]] = None,
     kind: str = "default",
+    pronoun_problems: bool = False,
 ) -> Card:
     """The model card of the shipped model, as meta.json keys.
 
@@ -141,7 +149,11 @@ def model_card(
     gum_genres (Optional[Sequence[str]]): The GUM genres trained on (default: those
         `spacy-coref make-corpus` keeps, spacy_coref.training.corpus.GUM_COMMERCIAL_GENRES).
     kind (str): Which shipped pipeline the card describes: "default", "fast" or "accurate".
-    RETURNS (Card): The card's meta.json keys.
+    pronoun_problems (bool): The model was trained on the pronoun problems of `make-corpus`
+        (WinoGrande, the Winograd schemas, PDP, BUG): the card lists them as sources.
+    RETURNS (Card): The card's meta.json keys. With `metrics_dir`, also the optional
+        <prefix>_winogrande.json (accuracy) and <prefix>_behaviour.json (the suite, its
+        stereotype halves both ways) where they are there.
     """
     if kind not in DESCRIPTIONS:
         raise ValueError(Errors.CE356.format(kind=kind, kinds=", ".join(DESCRIPTIONS)))
@@ -160,7 +172,9 @@ def model_card(
         "url": getattr(about, "__uri__", ""),
         "license": license_name,
         "license_notes": license_notes(license_name, genre_licenses, kind),
-        "sources": card_sources(genre_licenses, kind),
+        "sources": card_sources(genre_licenses, kind) + (
+            pronoun_problem_sources() if pronoun_problems else []
+        ),
         "requirements": [about.__title__ + get_minor_version_range(about.__version__)],
     }
     if kind == "accurate":
@@ -351,6 +365,48 @@ def accurate_install() -> str:
     )
 
 
+def pronoun_problem_sources() -> List[Dict[str, str]]:
+    """The pronoun problems of `spacy-coref make-corpus` (corpus/pronouns), as card sources."""
+    role = "training data (one-pronoun, two-candidate partial examples, mixed in by weight)"
+    return [
+        {"name": "WinoGrande 1.1 (train L)", "url": "https://winogrande.allenai.org",
+         "license": "CC BY", "citation": CITATIONS["winogrande"],
+         "role": role + "; dev: WinoGrande dev (accuracy)"},
+        {"name": "Winograd Schema Challenge (WSC273) and PDP",
+         "url": "https://cs.nyu.edu/~davise/papers/WinogradSchemas/WS.html",
+         "license": "CC BY 4.0", "citation": CITATIONS["wsc"], "role": role},
+        {"name": "BUG (gold Wikipedia sentences)", "url": "https://github.com/SLAB-NLP/BUG",
+         "license": "MIT (BUG); the sentences are Wikipedia text, CC BY-SA",
+         "citation": CITATIONS["bug"], "role": role + ": an occupation and its pronoun"},
+    ]
+
+
+def read_extra_evaluation(metrics_dir: Path, prefix: str) -> List[Card]:
+    """The optional evaluations: WinoGrande dev accuracy (<prefix>_winogrande.json, from
+    `spacy-coref evaluate`) and the behaviour suite with its stereotype halves
+    (<prefix>_behaviour.json, from `spacy-coref behaviour --output`), where present."""
+    entries: List[Card] = []
+    path = metrics_dir / f"{prefix}_winogrande.json"
+    if path.is_file():
+        problems = json.loads(path.read_text(encoding="utf8")).get("pronoun_problems") or {}
+        entries.append({"dataset": "WinoGrande", "split": "dev (accuracy)",
+                        "metrics_file": str(path), **{k: problems.get(k) for k in (
+                            "accuracy", "right", "total", "low", "high")}})
+    path = metrics_dir / f"{prefix}_behaviour.json"
+    if path.is_file():
+        report = json.loads(path.read_text(encoding="utf8"))
+        overall = report.get("overall", {})
+        entry = {"dataset": "behaviour suite", "split": "spacy_coref/behaviour/suite.jsonl",
+                 "metrics_file": str(path), "passed": overall.get("passed"),
+                 "items": overall.get("items")}
+        for category, split in report.get("stereotypes", {}).items():
+            entry[category] = {half: {k: split[half].get(k) for k in ("passed", "items")}
+                               for half in ("pro", "anti")}
+            entry[category]["difference"] = round(split.get("difference", 0.0), 1)
+        entries.append(entry)
+    return entries
+
+
 def read_performance(metrics_dir: Path, prefix: str = "default") -> Tuple[Card, List[Card]]:
     """The dev scores of the metrics files of `spacy-coref evaluate --output`.
 
@@ -374,7 +430,7 @@ def read_performance(metrics_dir: Path, prefix: str = "default") -> Tuple[Card, 
         entry.update({m: None if v is None else round(v, 2) for m, v in scores.items()})
         entry.update({"date": metrics.get("date"), "machine": metrics.get("machine")})
         evaluation.append(entry)
-    return performance, evaluation
+    return performance, evaluation + read_extra_evaluation(metrics_dir, prefix)
 
 
 def read_metrics_file(path: Path, split: str, field: str) -> Card:

@@ -528,3 +528,30 @@ def test_the_kind_options_name_every_kind():
 def test_machine_description():
     assert machine_description().endswith("CPU cores")
     assert card_module.ENCODER in model_card()["description"]
+
+
+def test_the_pronoun_problems_and_the_stereotype_halves_on_the_card(metrics_dir):
+    write_metrics(metrics_dir, "accurate", shift=5.0)
+    card = model_card(kind="accurate", metrics_dir=metrics_dir)
+    assert len(card["evaluation"]) == 3  # the optional files are optional
+    assert not any("WinoGrande" in s["name"] for s in card["sources"])
+    problems = {"accuracy": 61.5, "right": 694, "total": 1129, "low": 58.6, "high": 64.3}
+    (metrics_dir / "accurate_winogrande.json").write_text(
+        json.dumps({"pronoun_problems": problems}), encoding="utf8")
+    halves = {"pro": {"items": 12, "passed": 10}, "anti": {"items": 12, "passed": 9},
+              "difference": 8.333, "within_target": False}
+    report = {"overall": {"items": 257, "passed": 215},
+              "stereotypes": {"occupation_stereotypes": halves}}
+    (metrics_dir / "accurate_behaviour.json").write_text(json.dumps(report), encoding="utf8")
+    card = model_card(kind="accurate", metrics_dir=metrics_dir, pronoun_problems=True)
+    winogrande, behaviour = card["evaluation"][3:]
+    assert winogrande["accuracy"] == 61.5 and winogrande["total"] == 1129
+    assert behaviour["passed"] == 215 and behaviour["items"] == 257
+    assert behaviour["occupation_stereotypes"] == {
+        "pro": {"passed": 10, "items": 12}, "anti": {"passed": 9, "items": 12},
+        "difference": 8.3}
+    names = [source["name"] for source in card["sources"]]
+    assert any("WinoGrande" in n for n in names) and any("BUG" in n for n in names)
+    assert all(s["license"] and s["citation"] for s in card["sources"])
+    assert "WinoGrande" in card["notes"]  # LICENSES.md lists them
+    assert validate(ModelMetaSchema, {**SPACY_META, **card}) == []

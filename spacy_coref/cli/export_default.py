@@ -43,6 +43,7 @@ def export_default_cli(
     card_prefix: Optional[str] = typer.Option(None, "--card-prefix", help="File name prefix of the metrics files (default: the --kind, e.g. accurate_litbank.json)"),
     name: Optional[str] = typer.Option(None, "--name", help=f"The card's model name (default by --kind: {', '.join(NAMES.values())})"),
     version: Optional[str] = typer.Option(None, "--version", help="The card's model version (default: the spacy-coref version)"),
+    pronoun_problems: bool = typer.Option(False, "--pronoun-problems", help="The model was trained on the pronoun problems of make-corpus (WinoGrande, WSC, PDP, BUG): the card lists them as sources"),
     kind: str = typer.Option("default", "--kind", help="The shipped pipeline the card describes: default, fast or accurate (all-mpnet-base-v2)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on, for the card (repeat the option; default: those make-corpus keeps)"),
     # fmt: on
@@ -58,7 +59,9 @@ def export_default_cli(
     if candidates is not None and candidates not in SPAN_SOURCES:
         fail_one_line(Errors.CE395.format(value=candidates, options=", ".join(SPAN_SOURCES)))
     meta_card = None
-    if card or card_metrics is not None or name is not None or version is not None:
+    if card or card_metrics is not None or name is not None or version is not None or (
+        pronoun_problems
+    ):
         try:  # before the export: a missing metrics file leaves the output as it was
             meta_card = model_card(
                 name=name,
@@ -67,6 +70,7 @@ def export_default_cli(
                 metrics_prefix=card_prefix,
                 gum_genres=genres or None,
                 kind=kind,
+                pronoun_problems=pronoun_problems,
             )
         except ValueError as e:
             fail_one_line(str(e))

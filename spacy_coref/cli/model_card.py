@@ -21,6 +21,7 @@ def model_card_cli(
     version: Optional[str] = typer.Option(None, "--version", help="Model version (default: the spacy-coref version)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on (repeat the option; default: those make-corpus keeps)"),
     kind: str = typer.Option("default", "--kind", help="The shipped pipeline described: default, fast or accurate (all-mpnet-base-v2)"),
+    pronoun_problems: bool = typer.Option(False, "--pronoun-problems", help="The model was trained on the pronoun problems of make-corpus (WinoGrande, WSC, PDP, BUG): the card lists them as sources"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the merged meta here (for spacy package --meta-path) instead of MODEL_DIR/meta.json"),
     # fmt: on
 ) -> None:
@@ -33,6 +34,7 @@ def model_card_cli(
             metrics_prefix=prefix,
             gum_genres=genres or None,
             kind=kind,
+            pronoun_problems=pronoun_problems,
         )
         path = write_model_card(model_dir, card, output=output)
     except ValueError as e:
