@@ -40,6 +40,7 @@ def build_s2e_coref_v2(
     antecedent_window: int = 500,
     entity_equalization: bool = True,
     ee_chunk: int = 1024,
+    ee_mean: bool = False,
     candidates: CandidateSource = "rules",
     candidates_key: str = "coref_mentions",
     max_span_width: int = 10,
@@ -57,6 +58,8 @@ def build_s2e_coref_v2(
     antecedent_window (int): how many earlier mentions are scored as antecedents.
     entity_equalization (bool): refine mention representations with Entity Equalization.
     ee_chunk (int): Entity Equalization works on chunks of at most this many mentions.
+    ee_mean (bool): Entity Equalization's entity representation is a weighted mean over the
+        entity's mentions so far, not a sum (which grows with the entity's size).
     candidates (str): "rules" (doc.spans[candidates_key]), "spans" (all spans up to
         max_span_width), "both", or "sentence_spans" (the spans up to max_span_width within
         one sentence that neither start nor end on punctuation).
@@ -78,6 +81,7 @@ def build_s2e_coref_v2(
         antecedent_window=antecedent_window,
         entity_equalization=entity_equalization,
         ee_chunk=ee_chunk,
+        ee_mean=ee_mean,
         n_schemes=len(schemes),
         containing_antecedents=containing_antecedents,
     )
@@ -109,6 +113,7 @@ def build_s2e_coref_v3(
     antecedent_window: int = 500,
     entity_equalization: bool = True,
     ee_chunk: int = 1024,
+    ee_mean: bool = False,
     candidates: CandidateSource = "rules",
     candidates_key: str = "coref_mentions",
     max_span_width: int = 10,
@@ -168,6 +173,7 @@ def build_s2e_coref_v4(
     antecedent_window: int = 500,
     entity_equalization: bool = True,
     ee_chunk: int = 1024,
+    ee_mean: bool = False,
     candidates: CandidateSource = "rules",
     candidates_key: str = "coref_mentions",
     max_span_width: int = 10,
@@ -207,6 +213,7 @@ def build_s2e_coref(
     antecedent_window: int = 500,
     entity_equalization: bool = True,
     ee_chunk: int = 1024,
+    ee_mean: bool = False,
     candidates: CandidateSource = "rules",
     candidates_key: str = "coref_mentions",
     max_span_width: int = 10,

@@ -88,6 +88,34 @@ def test_soft_clusters_solve_the_fixed_point():
         assert torch.allclose(a[i], expected, atol=1e-5)
 
 
+def test_the_mean_entity_representation_does_not_grow_with_the_entity():
+    # hard clusters: mentions 0, 2, 4 one entity, 1 and 3 another
+    q = torch.zeros(5, 5)
+    for i, first in enumerate([0, 1, 0, 1, 0]):
+        q[i, first] = 1.0
+    g = torch.randn(5, 3)
+    summed = entity_representations(q, g)
+    mean = entity_representations(q, g, mean=True)
+    assert torch.allclose(summed[4], g[0] + g[2] + g[4])  # grows with the entity
+    assert torch.allclose(mean[4], (g[0] + g[2] + g[4]) / 3)
+    assert torch.allclose(mean[3], (g[1] + g[3]) / 2) and torch.allclose(mean[0], g[0])
+    # the same entity of copies of one vector: the mean is that vector whatever its size
+    same = entity_representations(q, torch.ones(5, 3), mean=True)
+    assert torch.allclose(same, torch.ones(5, 3))
+
+
+def test_a_head_with_the_mean_scores_otherwise_than_with_the_sum():
+    x, starts, ends = _random_doc()
+    scores = []
+    for mean in (False, True):
+        torch.manual_seed(0)
+        head = S2ECorefHead(16, 8, dropout=0.0, top_lambda=1.0, entity_equalization=True,
+                            ee_mean=mean)
+        head.eval()
+        scores.append(head([x], [starts], [ends])[0].scores)
+    assert scores[0].shape == scores[1].shape and not torch.allclose(scores[0], scores[1])
+
+
 @pytest.mark.parametrize("n_tokens,kept", [(30, MIN_KEPT), (100, 40)])
 def test_pruning_keeps_lambda_t_and_at_least_min_kept_best_candidates(n_tokens, kept):
     # a short text keeps MIN_KEPT candidates, more than lambda * T; a long one lambda * T
@@ -186,3 +214,12 @@ def test_more_candidates_than_tokens_score_as_the_formula():
         out = head([x], [starts], [ends])[0]
         f_m, _ = _dense_scores(head, x, starts, ends)
     assert torch.allclose(out.mention_scores, f_m, atol=1e-5)
+
+
+def test_the_architectures_hand_the_mean_to_the_head():
+    from spacy_coref.ml.s2e_coref import build_s2e_coref_v4
+    from thinc.api import Linear
+
+    off = build_s2e_coref_v4(Linear(4, 4), entity_equalization=True)
+    on = build_s2e_coref_v4(Linear(4, 4), entity_equalization=True, ee_mean=True)
+    assert off.attrs["head_cfg"]["ee_mean"] is False and on.attrs["head_cfg"]["ee_mean"] is True

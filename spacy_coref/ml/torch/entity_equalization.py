@@ -35,11 +35,18 @@ def soft_clusters(probs: Tensor, antecedents: Tensor, valid: Tensor) -> Tensor:
     return torch.linalg.solve_triangular(eye - p_prime, torch.diag(null), upper=False)  # [n, n]
 
 
-def entity_representations(q: Tensor, g: Tensor) -> Tensor:
-    """a = tril(Q Q^T) G: the entity-level representation of every mention.
+def entity_representations(q: Tensor, g: Tensor, mean: bool = False) -> Tensor:
+    """a = tril(Q Q^T) G: the entity-level representation of every mention, a weighted sum
+    over the mentions so far of its soft entity; with `mean`, each row's weights divided by
+    their sum, so that the representation does not grow with the entity's size.
 
     q (Tensor): [n, n] soft clusters from `soft_clusters`.
     g (Tensor): [n, d] mention representations.
+    mean (bool): a weighted mean, not a sum.
     RETURNS (Tensor): [n, d]
     """
-    return torch.tril(q @ q.T) @ g  # [n, d]
+    weights = torch.tril(q @ q.T)  # [n, n]
+    if mean:
+        # a row's own weight, sum over entities of Q(i in E)^2, is at least 1 / n: never 0
+        weights = weights / weights.sum(dim=1, keepdim=True).clamp(min=1e-12)
+    return weights @ g  # [n, d]

@@ -65,6 +65,7 @@ class S2ECorefHead(nn.Module):
         antecedent_window: int = 500,
         entity_equalization: bool = True,
         ee_chunk: int = 1024,
+        ee_mean: bool = False,
         query_block: int = 512,
         n_schemes: int = 0,
         containing_antecedents: bool = True,
@@ -76,6 +77,7 @@ class S2ECorefHead(nn.Module):
         self.antecedent_window = antecedent_window
         self.entity_equalization = entity_equalization
         self.ee_chunk = ee_chunk
+        self.ee_mean = ee_mean
         self.query_block = query_block
         self.containing_antecedents = containing_antecedents
         self.dropout = nn.Dropout(dropout)
@@ -289,7 +291,7 @@ class S2ECorefHead(nn.Module):
             real = pair_scores[c0:c1] > MASKED_SCORE / 2  # [n, K]
             valid = ((local >= 0) & real).to(probs.dtype)  # [n, K]
             q = soft_clusters(probs[c0:c1], local, valid)  # [n, n]
-            a = entity_representations(q, g[c0:c1])  # [n, 2h]
+            a = entity_representations(q, g[c0:c1], mean=self.ee_mean)  # [n, 2h]
             gate = torch.sigmoid(self.ee_gate(torch.cat([g[c0:c1], a], dim=1)))  # [n, 2h]
             refined.append(gate * g[c0:c1] + (1 - gate) * a)
         return torch.cat(refined)  # [M, 2h]
