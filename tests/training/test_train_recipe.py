@@ -267,3 +267,29 @@ def test_continue_config_trains_and_exports_with_a_precision(tmp_path, tiny_bert
     assert get_clusters(host(text)) == get_clusters(trained(text))
     bad = subprocess.run(cmd[:-1] + ["fp16"], capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "CE370" in bad.stdout + bad.stderr
+
+
+def test_a_run_with_the_pronoun_problems_mixed_in(tmp_path, base, tiny_data, shared_data):
+    """`spacy train` with `spacy_coref.CoNLLCorpus.v3` mixing pronoun problems (their
+    one-pronoun, two-candidate partial examples) into the documents, with augmented copies."""
+    from spacy_coref.formats.pronoun_problems import KEPT, load_pronoun_problems
+
+    problems, counts = load_pronoun_problems(shared_data / "pronouns" / "winogrande-dev.jsonl")
+    assert counts[KEPT] == len(problems) > 20
+    write_docs(problems[:20], tmp_path / "pronouns" / "train.spacy")
+    config = spacy.util.load_config(ROOT / "configs" / "coref_trf_frozen.cfg")
+    train = config["corpora"]["train"]
+    train.update({"@readers": "spacy_coref.CoNLLCorpus.v3", "mix_path": str(tmp_path / "pronouns"),
+                  "mix_weight": 0.1, "augment": ["gender_swap"]})
+    config.to_disk(tmp_path / "mixed.cfg")
+    cmd = [
+        sys.executable, "-m", "spacy", "train", str(tmp_path / "mixed.cfg"),
+        "--output", str(tmp_path / "out"), "--paths.base_model", str(base),
+        "--paths.train", str(tiny_data), "--paths.dev", str(tiny_data),
+        "--training.max_steps", "3", "--training.eval_frequency", "3",
+        "--components.coref_cluster.model.hidden_width", "16",
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "COREF_F" in result.stdout
