@@ -207,8 +207,8 @@ def _lower_of_nested(
     of its pairs, so one of them stays."""
     # only mentions with one head can clash: a long cluster costs no pairs of all its mentions
     by_head: Dict[int, List[MentionOffset]] = defaultdict(list)
-    heads = span_roots(doc, cluster).tolist() if parsed else [m[1] - 1 for m in cluster]
-    for mention, head in zip(cluster, heads):
+    for mention in cluster:
+        head = doc[mention[0] : mention[1]].root.i if parsed else mention[1] - 1
         by_head[head].append(mention)
     gone = set()
     for group in by_head.values():
