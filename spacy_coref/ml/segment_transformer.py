@@ -531,8 +531,6 @@ def _scatter_into(
     ([rows, heads, width, width]) are left out: listeners never read them.
     """
     n_index = index.shape[0]
-    # on a CPU a row at a time: a few rows' plain copies cost a fifth of one indexed assignment
-    rows = index.tolist() if index.device.type == "cpu" else index
     # Gradients flow through the sub-batches' own callbacks, never through the scatter.
     with torch.no_grad():
         for key, value in output.items():
@@ -541,7 +539,7 @@ def _scatter_into(
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
                 # rows past the index, columns past the longest segment
                 value = value[:n_index, :n_cols] if value.dim() == 3 else value[:n_index]
-                _copy_rows(merged[key], value, rows)
+                merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
             ):
@@ -549,20 +547,8 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
-                    _copy_rows(full, part[:n_index, :n_cols], rows)
-
-
-def _copy_rows(full: torch.Tensor, part: torch.Tensor, rows: Any) -> None:
-    """full[rows[j], :width] = part[j] for each j (in full's dtype), width part's; rows a list,
-    or an index tensor (a GPU's: one indexed assignment, not a copy per row)."""
-    if isinstance(rows, torch.Tensor):
-        full[rows, : part.shape[1]] = part.to(full.dtype)
-        return
-    for j, row in enumerate(rows):
-        if part.dim() == 3:
-            full[row, : part.shape[1]].copy_(part[j])
-        else:
-            full[row].copy_(part[j])
+                    part = part[:n_index, :n_cols]
+                    full[index, : part.shape[1]] = part.to(full.dtype)
 
 
 def _zeros_like_full(sample: torch.Tensor, n_rows: int, n_cols: int) -> torch.Tensor:

@@ -107,8 +107,9 @@ def create_coref_corpus_v3(
     """Read coreference data as `spacy_coref.CoNLLCorpus.v2` does, and mix in the docs of
     `mix_path` (e.g. corpus/pronouns, short partial examples): as many as make up `mix_weight`
     times the words of the documents (augmented copies included), drawn once with
-    `augment_seed`, and augmented as the documents are. The draw is fixed for the whole run
-    (`spacy train` lists the corpus once), so a weight above the docs' share uses them all.
+    `augment_seed`, then copied as the documents are (so their copies come on top of the
+    weight). The draw is fixed for the whole run (`spacy train` lists the corpus once), so a
+    weight above the docs' share uses them all.
 
     mix_path (Optional[Path]): docs to mix in; None: none.
     mix_weight (float): their words as a share of the documents' words, 0 or more.
