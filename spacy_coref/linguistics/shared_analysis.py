@@ -25,11 +25,15 @@ class MentionAnalysis:
 
     doc (Doc): the doc.
     spans (numpy.ndarray): [C, 2] the candidates' (start, end) token offsets, end exclusive.
+    both (bool): read the spans for both variants at the first request (prediction, where
+        the decoding follows the features); False: each variant when asked (training, where
+        only the features are).
     """
 
-    def __init__(self, doc: Doc, spans: Sequence[Sequence[int]]) -> None:
+    def __init__(self, doc: Doc, spans: Sequence[Sequence[int]], both: bool = True) -> None:
         self.doc = doc
         self.spans = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
+        self.both = both
         # per variant, the classes before `share_name_classes` (parsed docs)
         self._read: Dict[Tuple[bool, bool], MentionConstraints] = {}
         self._decoding: Optional[MentionConstraints] = None
@@ -68,9 +72,10 @@ class MentionAnalysis:
 
     def _variant(self, variant: Tuple[bool, bool]) -> MentionConstraints:
         if variant not in self._read:
+            variants = (FEATURES, DECODING) if self.both else (variant,)
             with section(ANALYSIS):
-                found = parsed_variants(self.doc, self.spans, (FEATURES, DECODING))
-            self._read.update(zip((FEATURES, DECODING), found))
+                found = parsed_variants(self.doc, self.spans, variants)
+            self._read.update(zip(variants, found))
         return self._read[variant]
 
 

@@ -289,7 +289,7 @@ def _forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, 
     if not model.has_ref("head"):
         raise ValueError(Errors.CE101)
     vectors, backprop_tok2vec = model.get_ref("tok2vec")(docs, is_train)
-    analyses = analyses_of(model, docs)
+    analyses = analyses_of(model, docs, both=not is_train)
     inputs = head_inputs(model, docs, vectors, analyses)
     candidates = inputs[1]
     outputs, backprop_head = model.get_ref("head")(inputs, is_train)
@@ -305,13 +305,15 @@ def _forward(model: Model[InT, OutT], docs: InT, is_train: bool) -> Tuple[OutT, 
     return scores, backprop
 
 
-def analyses_of(model: Model, docs: InT) -> List[Optional[MentionAnalysis]]:
+def analyses_of(model: Model, docs: InT, both: bool = True) -> List[Optional[MentionAnalysis]]:
     """Each doc's analysis of its candidates, shared by the features and the decoding, where
-    the features read the doc itself (not a text view of it); None for the others."""
+    the features read the doc itself (not a text view of it); None for the others. `both`:
+    read the spans for the decoding too at once (prediction; see `MentionAnalysis`)."""
     if not model.attrs.get("feature_width") or model.attrs.get("feature_annotations") == "text":
         return [None] * len(docs)
     return [
-        MentionAnalysis(doc, doc_candidates(doc, **model.attrs["candidates"])) for doc in docs
+        MentionAnalysis(doc, doc_candidates(doc, **model.attrs["candidates"]), both=both)
+        for doc in docs
     ]
 
 

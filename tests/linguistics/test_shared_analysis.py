@@ -88,3 +88,15 @@ def test_each_span_is_read_once_for_both_consumers(snapshot):
     with StageProfile() as again:
         analysis.for_features()
     assert ANALYSIS not in again.calls
+
+
+def test_a_training_analysis_reads_only_what_is_asked(snapshot):
+    docs, scores, _, _ = snapshot
+    doc, doc_scores = docs[1], scores[1]
+    lazy = MentionAnalysis(doc, doc_scores.candidates, both=False)
+    with StageProfile() as profile:
+        lazy.for_features()
+    assert profile.calls[ANALYSIS] == 1 and set(lazy._read) == {(False, False)}
+    assert_same(lazy.for_decoding(doc_scores.kept),
+                mention_constraints(doc, numpy.asarray(doc_scores.candidates)[doc_scores.kept]),
+                "lazy decoding")
