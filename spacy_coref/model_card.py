@@ -178,7 +178,7 @@ def model_card(
         "requirements": [about.__title__ + get_minor_version_range(about.__version__)],
     }
     if kind == "accurate":
-        card["weights"] = accurate_weights()
+        card["weights"] = accurate_weights(pronoun_problems)
         card["install"] = accurate_install()
     if metrics_dir is not None:
         prefix = kind if metrics_prefix is None else metrics_prefix
@@ -336,15 +336,20 @@ def accurate_encoder_source() -> Dict[str, str]:
     }
 
 
-def accurate_weights() -> str:
+def accurate_weights(pronoun_problems: bool = False) -> str:
     """What the accurate pipeline's directory stores and what it reads from the installed
-    encoder (the card's "weights")."""
+    encoder (the card's "weights"); `pronoun_problems`: the round that went on from 0.3.0 with
+    the augmented copies and the pronoun problems (0.4.0)."""
     stored = ACCURATE_LAYERS - ACCURATE_FROZEN_LAYERS
+    data = "(no augmented copies)"
+    if pronoun_problems:
+        data = ("(0.3.0's round), then with their gender-swapped and name-substituted copies "
+                "and the pronoun problems listed there")
     return (
         f"Stored in the model: the upper {stored} of the encoder's {ACCURATE_LAYERS} layers "
         f"(fine-tuned; {ACCURATE_STORAGE}), the s2e head and the linguistic features, trained "
         "on LitBank's fold-0 train split, GAP's development set and the GUM genres listed in "
-        "'sources' (no augmented copies). Read from the installed encoder, not stored: the "
+        f"'sources' {data}. Read from the installed encoder, not stored: the "
         f"embeddings and the lower {ACCURATE_FROZEN_LAYERS} layers, "
         f"{ACCURATE_ENCODER.model}'s published weights."
     )

@@ -554,4 +554,5 @@ def test_the_pronoun_problems_and_the_stereotype_halves_on_the_card(metrics_dir)
     assert any("WinoGrande" in n for n in names) and any("BUG" in n for n in names)
     assert all(s["license"] and s["citation"] for s in card["sources"])
     assert "WinoGrande" in card["notes"]  # LICENSES.md lists them
+    assert "copies and the pronoun problems" in card["weights"]
     assert validate(ModelMetaSchema, {**SPACY_META, **card}) == []
