@@ -63,8 +63,8 @@ def candidate_attributes(
     """
     with section(FEATURES):
         candidates = numpy.asarray(candidates, dtype="int64").reshape((-1, 2))
-        if analysis is None:
-            analysis = MentionAnalysis(doc, candidates)
+        if analysis is None:  # the features' variant alone: no decoding reads it after
+            analysis = MentionAnalysis(doc, candidates, both=False)
         return _candidate_attributes(doc, candidates, analysis)
 
 

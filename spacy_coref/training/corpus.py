@@ -124,8 +124,7 @@ def build_corpus(
         if out_name in DEV_FILES:
             write_docs(docs, output_dir / ALL_DEV_DIR / Path(out_name).name)
         if filter_genres:
-            kept = set(map(id, docs))
-            left_out = [doc for doc in all_docs if id(doc) not in kept]
+            left_out = [doc for doc in all_docs if not keep_genres([doc], genres)]
             if left_out:
                 counts[FRESH_FILE] = write_file(left_out, output_dir / FRESH_FILE)
             elif (output_dir / FRESH_FILE).exists():

@@ -80,17 +80,7 @@ def create_coref_corpus_v2(
     augment_seed (int): the random seed of the augmentations' names.
     RETURNS (Callable[[Language], Iterable[Example]]): the corpus.
     """
-    if path is None:
-        raise ValueError(Errors.CE150)
-    check_augmentations(augment)
-    return CoNLLCorpus(
-        Path(path),
-        annotate=list(annotate),
-        max_docs=max_docs,
-        seed=shuffle_seed,
-        augment=list(augment),
-        augment_seed=augment_seed,
-    )
+    return create_coref_corpus_v3(path, annotate, max_docs, shuffle_seed, augment, augment_seed)
 
 
 @registry.readers("spacy_coref.CoNLLCorpus.v3")
