@@ -309,8 +309,9 @@ class Errors(metaclass=ErrorsWithCodes):
     CE247 = ("Expected invariant_call_rows to be a positive number of rows, but found {value}. "
              "Set [components.transformer.model] invariant_call_rows, e.g. 2.")
     # pretraining and distillation (CE260-CE279)
-    CE260 = ("No unlabeled text found at {path}. Expected a .jsonl file or a directory of them, "
-             "one {{\"id\": ..., \"text\": ...}} object per line (e.g. ../shared/data/unlabeled).")
+    CE260 = ("No unlabeled text found at {path}. Expected a .jsonl file, a directory of them "
+             "or a pattern of their names (e.g. ../shared/data/modern/wikipedia-*.jsonl), "
+             "one {{\"id\": ..., \"text\": ...}} object per line.")
     CE261 = ("None of the unlabeled texts gives a pre-training example: expected PERSON names "
              "that occur twice or more, or third-person personal pronouns. Use more or longer "
              "texts (--max-texts, --max-words), and a pipeline with NER and a tagger.")

@@ -50,7 +50,7 @@ def distill_encoder_cli(
 def distill_label_cli(
     # fmt: off
     teacher: str = typer.Argument(..., help="Teacher: 'default', 'accurate' or a trained pipeline directory"),
-    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file or a directory of them, {\"id\", \"text\"} per line (e.g. ../shared/data/modern: Wikipedia chunks and chit-chat conversations, whose turns 'A: ...' / 'B: ...' the teacher reads as speakers)", exists=True),
+    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file, a directory of them or a quoted pattern of their names, {\"id\", \"text\"} per line (e.g. ../shared/data/modern: Wikipedia chunks and chit-chat conversations, whose turns 'A: ...' / 'B: ...' the teacher reads as speakers; '../shared/data/modern/wikipedia-*.jsonl': the Wikipedia chunks alone)"),
     output: Path = typer.Argument(..., help="The silver directory: shards silver-NNNNN.spacy and their manifest silver.json, which records the teacher's name, version and weights digest (it may hold gold data files too)"),
     max_texts: int = typer.Option(200, "--max-texts", help="Label at most this many texts"),
     max_words: int = typer.Option(1000, "--max-words", help="Split chunks into texts of about this many words: prose at paragraphs, conversations at turns"),

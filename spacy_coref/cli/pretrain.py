@@ -20,7 +20,7 @@ def pretrain_cli(
     # fmt: off
     ctx: typer.Context,
     config: Path = typer.Argument(..., help="Training config with a coref_cluster component (e.g. configs/coref_trf_frozen.cfg)", exists=True, dir_okay=False),
-    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file or a directory of them", exists=True),
+    data: Path = typer.Argument(..., help="Unlabeled text: a .jsonl file, a directory of them or a quoted pattern of their names (e.g. '../shared/data/modern/wikipedia-*.jsonl')"),
     output: Path = typer.Argument(..., help="Output directory (pass it to `spacy train` as --paths.init_coref)"),
     max_texts: int = typer.Option(200, "--max-texts", help="Use at most this many texts"),
     max_words: int = typer.Option(600, "--max-words", help="Split chunks at paragraph breaks into texts of about this many words"),

@@ -1,9 +1,9 @@
 """Candidate mentions for the clustering model: the rule-based spans from `coref_mentions`, all
 spans up to a width, or both (so the recall ceiling of the rules can be measured against learned
 candidates); or the spans up to a width that a mention can be without a parse
-("sentence_spans": within one sentence, not starting or ending on punctuation or a
-function word, nor starting with a subject pronoun, nor running from a verb into its object
-pronoun, nor ending in a comma, a coordinator and a subject pronoun)."""
+("sentence_spans": within one sentence or transcript turn, not starting or ending on
+punctuation or a function word, nor starting with a subject pronoun, nor running from a verb
+into its object pronoun, nor ending in a comma, a coordinator and a subject pronoun)."""
 from typing import Literal
 
 import numpy
@@ -11,6 +11,7 @@ from spacy.strings import hash_string
 
 from ..annotations import MENTIONS_KEY
 from ..lang.en import english
+from ..linguistics.transcripts import turn_labels
 from ..linguistics.word_tags import TAG_CODES, load_word_tags, tag_codes
 from ..types import MentionOffsets
 
@@ -76,6 +77,10 @@ def doc_candidates(
         if doc.has_annotation("SENT_START"):
             sentence = numpy.cumsum(doc.to_array("SENT_START").astype("int64") == 1)  # [T]
         last = numpy.maximum(arr[:, 1] - 1, 0)
+        # a transcript's turn is a sentence too, punctuated or not ("the dog\nB: Nice"), and
+        # so is its speaker's label ("B", not "B: Nice")
+        bounds = [i for start, end in turn_labels(doc) for i in (start, end + 1) if i < len(doc)]
+        sentence += numpy.cumsum(numpy.bincount(bounds, minlength=len(doc)))
         keep &= ~is_punct[arr[:, 0]] & ~is_punct[last] & (sentence[arr[:, 0]] == sentence[last])
         lower = doc.to_array("LOWER")  # [T] hashes, compared as arrays: no loop over spans
         keep &= ~numpy.isin(lower[arr[:, 0]], _NOT_AT_START_IDS)

@@ -20,6 +20,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..linguistics.quotations import GREETINGS
+from ..linguistics.transcripts import turn_labels
 from ..types import MentionOffset, MentionOffsets
 
 
@@ -133,8 +134,9 @@ class ParseView(NamedTuple):
     # whether each token is a hyphen inside a word ("start-up", "Jean-Paul"): a mention holds
     # the whole word
     word_hyphen: List[bool]
-    # Prefix counts of line breaks no mention crosses: a paragraph's, or one after punctuation
-    # ("Best,\nAnna", "the box?\nJones: I do"); a line wrapped inside a phrase is crossed
+    # Prefix counts of line breaks no mention crosses: a paragraph's, one after punctuation
+    # ("Best,\nAnna", "the box?\nJones: I do") or one before a transcript's turn label
+    # ("you said so\nJones: I do"); a line wrapped inside a phrase is crossed
     line_breaks: List[int]
 
 
@@ -166,9 +168,16 @@ def read_parse(doc: Doc) -> ParseView:
         for i, low in enumerate(lower)
     ]
     breaks = [False] * n
+    wrapped = False  # a line break that a phrase may cross
     for i in (i for i, sp in enumerate(is_space) if sp):
         text = doc[i].text
         breaks[i] = "\n" in text and ("\n\n" in text or (i > 0 and bool(is_punct[i - 1])))
+        wrapped = wrapped or ("\n" in text and not breaks[i])
+    # a transcript's turn ends at its line break, punctuated or not: "... themselves\nB: ..."
+    # is no phrase of two speakers
+    for start, _ in turn_labels(doc) if wrapped else ():
+        if start > 0 and is_space[start - 1]:
+            breaks[start - 1] = True
     # an "I" that the parser makes part of a name is a heading's numeral: "CHAPTER [I] Emma
     # Woodhouse" (other pronouns it hangs so are its errors: "proclaim [myself] Emperor");
     # neither does a greeting start one: "Hi [Priya]"

@@ -26,6 +26,8 @@ THIRD_PERSON_PRONOUNS = frozenset(
     "he him his himself she her hers herself they them their theirs themselves".split()
 )
 _WORD = re.compile(r"[^\W\d_]+")
+# what makes a path's last part a pattern of file names (`unlabeled_files`)
+_PATTERN = re.compile(r"[*?[]")
 # what may open a turn: a label and a colon at the start of a line (`_turn_label` checks it)
 _TURN = re.compile(r"([^:\n]{1,80}):(?:\s|$)")
 
@@ -39,9 +41,16 @@ class Chunk(NamedTuple):
 
 
 def unlabeled_files(path: Path) -> List[Path]:
-    """The .jsonl files of a directory (sorted), or the file itself."""
+    """The .jsonl files of a directory (sorted), the files whose names match a pattern in
+    the path's last part (sorted; e.g. "../shared/data/modern/wikipedia-*.jsonl", for the
+    prose of a directory that holds conversations too), or the file itself."""
     path = Path(path)
-    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    if path.is_dir():
+        files = sorted(path.glob("*.jsonl"))
+    elif not path.exists() and _PATTERN.search(path.name):
+        files = sorted(f for f in path.parent.glob(path.name) if f.is_file())
+    else:
+        files = [path]
     if not files or not all(f.exists() for f in files):
         raise ValueError(Errors.CE260.format(path=path))
     return files
@@ -201,7 +210,7 @@ def read_texts(
     """Texts for self-supervised training and distillation: the chunks of the .jsonl file(s)
     in `order`, split to `max_words` (0: whole chunks), at most `max_texts` of them (0: all).
 
-    path (Path): a .jsonl file or a directory of them.
+    path (Path): a .jsonl file, a directory of them, or a pattern of file names.
     max_texts (int): at most this many texts (0: all).
     max_words (int): split chunks into texts of about this many words, prose at paragraph
         breaks and conversations at turns (0: whole chunks).

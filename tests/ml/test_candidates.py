@@ -1,5 +1,6 @@
 """Candidate mentions without a parse: all spans up to a width ("spans"), and the spans a mention
-can be ("sentence_spans": within one sentence, no punctuation or function word at an edge)."""
+can be ("sentence_spans": within one sentence or transcript turn, no punctuation or function
+word at an edge)."""
 import spacy
 from spacy.tokens import Doc
 
@@ -40,6 +41,17 @@ def test_without_sentence_boundaries_the_doc_is_one_sentence():
     assert "Maria runs the shop" in texts
     empty = Doc(doc.vocab, words=[])
     assert doc_candidates(empty, source="sentence_spans").shape == (0, 2)
+
+
+def test_a_transcripts_turns_and_labels_are_sentences_of_their_own():
+    nlp = spacy.blank("en")
+    doc = nlp("Ann: We fed the dog\nBo: Nice one\nAnn: Yes he ate\nBo: Good")
+    texts = _texts(doc, doc_candidates(doc, source="sentence_spans", max_width=6))
+    assert {"the dog", "Nice one", "he", "Ann", "Bo"} <= texts
+    assert not any("\n" in text or ":" in text for text in texts)
+    # a text with labelled lines that are no transcript (one turn each) is read as before
+    email = nlp("From: Ann Lee\nTo: Bo\nSubject: the dog")
+    assert "Ann Lee\nTo: Bo" in _texts(email, doc_candidates(email, source="sentence_spans"))
 
 
 def test_a_subject_pronoun_starts_no_span_but_a_coordination():

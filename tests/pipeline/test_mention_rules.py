@@ -379,6 +379,30 @@ def test_a_mention_crosses_no_paragraph_and_no_line_break_after_punctuation():
     assert texts(wrapped, extract_mentions(wrapped)) == ["the old\nman"]
 
 
+def test_a_mention_ends_with_its_transcript_turn():
+    # "A: We fed the dog\nB: Nice ...": the parse makes the next speaker's label an apposition
+    # of the turn's last noun, across a line break with no punctuation before it
+    words = ["A", ":", "We", "fed", "the", "dog", "\n", "B", ":", "Nice", "\n", "A", ":", "Yes",
+             "\n", "B", ":", "Good"]
+    spaces = [w not in (":", "\n") and words[i + 1] not in (":", "\n")
+              for i, w in enumerate(words[:-1])] + [False]
+    spaces[1] = spaces[8] = spaces[12] = spaces[16] = True  # "A: We"
+    heads = [3, 3, 3, 3, 5, 3, 5, 5, 3, 3, 9, 3, 3, 3, 13, 3, 3, 3]
+    deps = ["dep", "punct", "nsubj", "ROOT", "det", "dobj", "dep", "appos", "punct", "intj",
+            "dep", "dep", "punct", "intj", "dep", "dep", "punct", "intj"]
+    pos = ["PROPN", "PUNCT", "PRON", "VERB", "DET", "NOUN", "SPACE", "PROPN", "PUNCT", "INTJ",
+           "SPACE", "PROPN", "PUNCT", "INTJ", "SPACE", "PROPN", "PUNCT", "INTJ"]
+    doc = Doc(VOCAB, words=words, spaces=spaces, heads=heads, deps=deps, pos=pos)
+    assert doc.text == "A: We fed the dog\nB: Nice\nA: Yes\nB: Good"
+    mentions = texts(doc, extract_mentions(doc))
+    assert "the dog" in mentions and "B" in mentions
+    assert "the dog\nB" not in mentions
+    # one labelled line is no transcript: the wrapped line is crossed as before
+    short = Doc(VOCAB, words=words[:10], spaces=spaces[:9] + [False], heads=heads[:10],
+                deps=deps[:10], pos=pos[:10])
+    assert "the dog\nB" in texts(short, extract_mentions(short))
+
+
 # "they shared the Nobel Prize with Henri Becquerel": the parser hangs "with ..." from the name,
 # and the recognizer's entity ends on "with"
 NOBEL_ROWS = [

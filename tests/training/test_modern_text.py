@@ -83,6 +83,19 @@ def test_pronoun_order_splits_chunks_and_spans_files(tmp_path):
         == ids[:3]
 
 
+def test_a_pattern_of_file_names_reads_the_prose_without_the_conversations(tmp_path):
+    write_jsonl(tmp_path / "wikipedia-00.jsonl", [{"id": "w0", "text": "She left."}])
+    write_jsonl(tmp_path / "wikipedia-01.jsonl", [{"id": "w1", "text": "He stayed."}])
+    write_jsonl(tmp_path / "chitchat.jsonl", [{"id": "c1", "text": "\n".join(CHAT_TURNS)}])
+    assert [i for i, _ in read_texts(tmp_path, order="file")] == ["c1", "w0", "w1"]
+    prose = read_texts(tmp_path / "wikipedia-*.jsonl", order="file")
+    assert [i for i, _ in prose] == ["w0", "w1"]
+    with pytest.raises(ValueError, match=r"CE260.*books-\*\.jsonl"):
+        read_texts(tmp_path / "books-*.jsonl")
+    with pytest.raises(ValueError, match="CE260"):
+        read_texts(tmp_path / "missing.jsonl")
+
+
 def test_a_conversation_splits_at_turns_into_transcripts():
     turns = turns_of(12, 10)
     text = "\n".join(turns)
