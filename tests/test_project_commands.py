@@ -51,7 +51,7 @@ def test_each_command_line_names_real_options(words):
 
 def test_distill_fast_trains_on_the_corpus_and_the_teachers_silver_alone(tmp_path):
     """`distill-fast` gathers its training directory with a shell line: the gold corpus and
-    silver-accurate's silver shards, not the teacher's distributions on the gold documents
+    silver-accurate's shards of modern text (Wikipedia and chat), not the teacher's distributions on the gold documents
     (gold-*.spacy, for the default's candidates) nor the manifests."""
     import subprocess
     import sys
@@ -61,14 +61,15 @@ def test_distill_fast_trains_on_the_corpus_and_the_teachers_silver_alone(tmp_pat
     script = commands["distill-fast"]["script"]
     gather = next(line for line in script if line.startswith("python -c"))
     for name in ("corpus/train/gum.spacy", "corpus/train/gap.spacy",
-                 "corpus/distill_default/silver-00000.spacy", "corpus/distill_default/silver.json",
+                 "corpus/distill_default/wiki-00000.spacy", "corpus/distill_default/wiki.json",
+                 "corpus/distill_default/chat-00000.spacy", "corpus/distill_default/chat.json",
                  "corpus/distill_default/gold-00000.spacy", "corpus/distill_default/gold.json"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(name)
     words = shlex.split(gather)
     subprocess.run([sys.executable, *words[1:]], cwd=tmp_path, check=True)
     got = sorted(p.name for p in (tmp_path / "corpus/distill_fast").iterdir())
-    assert got == ["gap.spacy", "gum.spacy", "silver-00000.spacy"]
+    assert got == ["chat-00000.spacy", "gap.spacy", "gum.spacy", "wiki-00000.spacy"]
     train = next(line for line in script if " train configs/fast_student.cfg" in line)
     assert "--paths.train corpus/distill_fast" in train
     assert "--paths.init_coref spacy_coref/fast_model" in train

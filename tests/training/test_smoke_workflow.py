@@ -52,6 +52,12 @@ def test_smoke_outputs(smoke_project):
     assert gap["n_docs"] == 20
     for setting in ("gap", "gap_gold_mentions"):
         assert sum(gap[setting]["overall"][k] for k in ("tp", "fp", "tn", "fn")) == 40
+    # the student's silver: Wikipedia's most pronoun-dense chunks of two files, and chat
+    wiki = json.loads((smoke_project / "corpus/smoke/silver/wiki.json").read_text())
+    assert wiki["order"] == "pronouns" and len(wiki["texts"]) == 3
+    assert all(text.startswith("enwiki") for text in wiki["texts"])
+    chat = json.loads((smoke_project / "corpus/smoke/silver/chat.json").read_text())
+    assert len(chat["texts"]) == 2 and all(t.startswith("chitchat") for t in chat["texts"])
     compared = json.loads((smoke_project / "metrics/smoke/distill_vs_teacher.json").read_text())
     assert compared["model_b"] == "training/smoke/student/model-best"
     f1 = compared["conll"]["conll_f1"]
