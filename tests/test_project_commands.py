@@ -51,8 +51,9 @@ def test_each_command_line_names_real_options(words):
 
 def test_distill_fast_trains_on_the_corpus_and_the_teachers_silver_alone(tmp_path):
     """`distill-fast` gathers its training directory with a shell line: the gold corpus and
-    silver-accurate's shards of modern text (Wikipedia and chat), not the teacher's distributions on the gold documents
-    (gold-*.spacy, for the default's candidates) nor the manifests."""
+    silver-accurate's shards of modern text (Wikipedia and chat), not the teacher's
+    distributions on the gold documents (gold-*.spacy, for the default's candidates) nor the
+    manifests."""
     import subprocess
     import sys
 
