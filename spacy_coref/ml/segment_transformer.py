@@ -19,7 +19,7 @@ of tokens to wordpieces and the split of the output per doc are computed as arra
 `transformer_batch.py`), with spacy-transformers' results.
 """
 import contextlib
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import numpy
 import torch
@@ -225,7 +225,7 @@ def segment_wordpieces(
     get_spans = model.attrs["get_spans"]
     if hasattr(get_spans, "set_tokenizer"):  # windows counted in wordpieces (windows.py)
         get_spans.set_tokenizer(tokenizer)
-    nested_spans = get_spans(docs)
+    nested_spans = get_spans(distinct_docs(docs))
     flat_spans = [span for doc_spans in nested_spans for span in doc_spans]
     batch_encoding = huggingface_tokenize(tokenizer, [span.text for span in flat_spans])
     wordpieces = WordpieceBatch.from_batch_encoding(batch_encoding)
@@ -235,6 +235,18 @@ def segment_wordpieces(
         align = get_alignment(flat_spans, wordpieces.strings, tokenizer.all_special_tokens)
     wordpieces, align = truncate_oversize_splits(wordpieces, align, tokenizer.model_max_length)
     return nested_spans, wordpieces, align
+
+
+def distinct_docs(docs: List[Doc]) -> List[Doc]:
+    """The docs, each repeat of a Doc object already in the batch replaced by a copy: the
+    alignment finds a doc's tokens by the doc, so a doc passed twice (a pre-training batch
+    drawing one text twice, `pipe([doc, doc])`) would read both occurrences' wordpieces."""
+    seen: Set[int] = set()
+    distinct = []
+    for doc in docs:
+        distinct.append(doc.copy() if id(doc) in seen else doc)
+        seen.add(id(doc))
+    return distinct
 
 
 def forward(

@@ -334,3 +334,23 @@ def test_a_fixed_shape_call_has_its_rows_by_width_alone():
     plan = plan_invariant_sub_batches([40, 50, 60, 33, 64, 500], 1024, 512, max_rows=4)
     found = [(rows.tolist(), width) for rows, width in plan]
     assert found == [([5], 512), ([0, 1, 2, 3], 64), ([4], 64)]
+
+
+@pytest.mark.parametrize("is_train", [False, True])
+def test_a_doc_passed_twice_gets_its_own_output_twice(models, docs, is_train):
+    """One Doc object twice in a batch (a pre-training batch that draws a text twice): each
+    occurrence reads its own wordpieces, as a doc alone does, in prediction and in training."""
+    _, segmented = models
+    doc = max(docs, key=len)  # several segments
+    alone = segmented.predict([doc]).doc_data[0]
+    if is_train:
+        twice, _ = segmented.begin_update([doc, docs[0], doc])
+    else:
+        twice = segmented.predict([doc, docs[0], doc])
+    for found in (twice.doc_data[0], twice.doc_data[2]):
+        assert found.align.lengths.tolist() == alone.align.lengths.tolist()
+        assert found.align.dataXd.tolist() == alone.align.dataXd.tolist()
+        for row, length in enumerate(alone.wordpieces.lengths):
+            numpy.testing.assert_allclose(
+                found.tensors[0][row, :length], alone.tensors[0][row, :length], atol=1e-5
+            )
