@@ -28,9 +28,10 @@ demo: $(STAMP)
 accurate-encoder: $(STAMP)
 	$(PY) -m spacy_coref download accurate
 
+# two test processes (pytest-xdist), a test module in one: most tests run Python on one core;
 # the 15 slowest tests are listed at the end, to keep the default run under 20 minutes
 test: $(STAMP)
-	$(PY) -m pytest -q --durations=15 tests
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=15 tests
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q --slow tests

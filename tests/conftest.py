@@ -3,6 +3,7 @@ from pathlib import Path
 from typing import List
 
 import pytest
+from mixed_lengths import MIXED_LENGTHS
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -11,7 +12,15 @@ def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False, help="run slow tests")
 
 
+# Modules that take minutes (the smoke workflow's fixture runs the whole `spacy project`
+# workflow), collected first: under `make test` (`-n 2 --dist loadfile`) one worker starts them
+# at once while the other takes the rest, instead of starting them last.
+FIRST_MODULES = ("training/test_smoke_workflow.py",)
+
+
 def pytest_collection_modifyitems(config, items):
+    tests_dir = Path(__file__).parent
+    items.sort(key=lambda item: item.path.relative_to(tests_dir).as_posix() not in FIRST_MODULES)
     if config.getoption("--slow"):
         return
     skip_slow = pytest.mark.skip(reason="slow: run with --slow")
@@ -41,12 +50,6 @@ def shared_data() -> Path:
     if not path.exists():
         pytest.fail(f"Shared data not found at {path}: clone the project beside ../shared")
     return path
-
-
-# Words per document of `mixed_length_texts`: from a few words to over two encoder windows
-# (the default's 256-token windows and the fast pipeline's 512 wordpieces), in no order.
-MIXED_LENGTHS = (60, 4, 330, 18, 1150, 45, 9, 520, 150, 0, 80, 780, 30, 260, 110, 950, 200, 640,
-                 25, 420, 12, 70)
 
 
 @pytest.fixture(scope="session")

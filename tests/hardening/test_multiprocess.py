@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import List
 
 import pytest
+from mixed_lengths import for_precision
 from hardening_invariants import snapshot
 
 WORKER = Path(__file__).with_name("multiprocess_worker.py")
@@ -96,9 +97,10 @@ def test_n_process_2_long_documents_in_bf16(tmp_path, mixed_length_texts):
     batch size and torch's default threads (two here) the clusters are the same and the scores
     equal to float32 rounding: the head's small float32 products sum in another order with
     another number of threads (up to 6e-6 on short docs; the encoder's output is the same)."""
-    result = _run_worker("fork", tmp_path, mixed_length_texts, "bf16")
-    assert len(result["workers"]) == 2 and len(result["serial"]) == len(mixed_length_texts)
-    assert sum(len(doc["clusters"]) for doc in result["serial"]) > 20
+    texts = for_precision(mixed_length_texts, "bf16")  # fewer where this CPU emulates bf16
+    result = _run_worker("fork", tmp_path, texts, "bf16")
+    assert len(result["workers"]) == 2 and len(result["serial"]) == len(texts)
+    assert sum(len(doc["clusters"]) for doc in result["serial"]) > len(texts)
     assert result["parallel"] == result["serial"]
     _equal_up_to_rounding(result["default"], result["serial"])
 

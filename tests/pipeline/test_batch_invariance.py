@@ -9,6 +9,7 @@ from typing import Any, List, Tuple
 
 import pytest
 import spacy
+from mixed_lengths import for_precision
 
 from spacy_coref.annotations import get_clusters
 from spacy_coref.encoders.mpnet_parts import PackagedEncoderError
@@ -49,9 +50,10 @@ def test_output_does_not_depend_on_the_batch(parsed, pipeline, precision):
         pytest.skip(str(error))
     # the fast pipeline reads no parse: it gets none, as its users give it
     docs = [nlp.make_doc(doc.text) for doc in parsed] if pipeline == "fast" else parsed
+    docs = for_precision(docs, precision)  # fewer where this CPU emulates bf16
     in_order = list(range(len(docs)))
     alone = resolve(coref, docs, 1, in_order)
-    assert sum(len(clusters) for _, clusters, _ in alone) > 20  # something to compare
+    assert sum(len(clusters) for _, clusters, _ in alone) > len(docs)  # something to compare
     assert any(len(doc) > 1000 for doc in docs) and any(len(doc) < 10 for doc in docs)
     shuffled = list(in_order)
     random.Random(7).shuffle(shuffled)
