@@ -12,7 +12,7 @@ from typing import ContextManager
 
 import torch
 
-from ..errors import Errors
+from ..errors import Errors, Warnings, warn
 
 FP32, BF16, AUTO = "fp32", "bf16", "auto"
 PRECISIONS = (FP32, BF16, AUTO)
@@ -40,9 +40,17 @@ def cpu_has_bf16() -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=None)
+def warn_emulated_bf16() -> None:
+    """CW381, once a process: bf16 asked for where the CPU emulates it."""
+    warn(Warnings.CW381)
+
+
 def resolve_precision(precision: str, device: torch.device) -> str:
     """"fp32" or "bf16": what `precision` means on `device` ("auto": bf16 where native)."""
     check_precision(precision)
+    if precision == BF16 and device.type == "cpu" and not cpu_has_bf16():
+        warn_emulated_bf16()
     if precision != AUTO:
         return precision
     if device.type == "cuda":

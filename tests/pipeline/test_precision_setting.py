@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import spacy
 import spacy_transformers  # noqa: F401 (registers its architectures and span getters)
+import torch
 
 from spacy_coref.annotations import set_mentions
 from spacy_coref.training.smoke import write_tiny_encoder
@@ -133,3 +134,25 @@ def test_stack_setting_reaches_the_inner_transformer_and_is_saved(saved, tmp_pat
     assert _trf_precision(reset.get_pipe("coref").inner) == "auto"
     reset.get_pipe("coref").use_precision(None)
     assert _trf_precision(reset.get_pipe("coref").inner) == "fp32"
+
+
+def test_bf16_where_the_cpu_emulates_it_warns_once(monkeypatch):
+    """A CPU without avx512_bf16 or AMX emulates bf16 (80 times slower products on an AVX2 AMD
+    EPYC): asking for it there warns once; "auto" picks float32 there and does not warn."""
+    from spacy_coref.ml import precision
+
+    cpu = torch.device("cpu")
+    monkeypatch.setattr(precision, "cpu_has_bf16", lambda: False)
+    precision.warn_emulated_bf16.cache_clear()
+    with pytest.warns(UserWarning, match="CW381"):
+        assert precision.resolve_precision("bf16", cpu) == "bf16"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert precision.resolve_precision("bf16", cpu) == "bf16"  # once a process
+        assert precision.resolve_precision("auto", cpu) == "fp32"
+    monkeypatch.setattr(precision, "cpu_has_bf16", lambda: True)
+    precision.warn_emulated_bf16.cache_clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert precision.resolve_precision("bf16", cpu) == "bf16"
+        assert precision.resolve_precision("auto", cpu) == "bf16"
