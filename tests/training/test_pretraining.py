@@ -478,3 +478,52 @@ def _initialized_with_mentions(nlp):
     set_clusters(reference, [[(0, 1), (4, 5)]])
     nlp.initialize(lambda: [Example(doc, reference)])
     return nlp
+
+
+def test_pretraining_goes_on_from_the_shipped_default_and_becomes_a_pipeline(
+    tmp_path, shared_data
+):
+    """The Wikipedia round (`pretrain-wikipedia`): the shipped default's weights go on in
+    configs/coref_continue.cfg, with batches that draw one text twice (2 texts, 3 a batch);
+    scripts/pretrained_pipeline.py makes a pipeline of the output that holds its weights, not
+    the shipped ones, and resolves text."""
+    from script_loading import load_script
+
+    default = ROOT / "spacy_coref" / "default_model"
+    config = ROOT / "configs" / "coref_continue.cfg"
+    wikipedia = tmp_path / "wikipedia.jsonl"
+    texts = [
+        "Anna Berg was born in Oslo. Berg studied law, and she later taught it. Anna Berg "
+        "wrote two books; her students still read them.",
+        "Tomas Keller founded a bakery in Bern. Keller ran it for thirty years before he sold "
+        "it. Tomas Keller then moved to Basel with his wife.",
+    ]
+    wikipedia.write_text(
+        "".join(json.dumps({"id": str(i), "text": text}) + "\n" for i, text in enumerate(texts)),
+        encoding="utf8",
+    )
+    overrides = {
+        "paths.init_coref": str(default),
+        "paths.init_encoder": str(default / "transformer"),
+        "training.optimizer.learn_rate.warmup_steps": 0,
+    }
+    stats = pretrain(config, wikipedia, tmp_path / "pre", overrides=overrides, max_steps=2,
+                     batch_size=3)
+    assert stats["texts"] == 2 and (tmp_path / "pre" / "encoder").is_dir()
+    script = load_script(ROOT / "scripts" / "pretrained_pipeline.py", "pretrained_pipeline")
+    script.main(config, tmp_path / "pre", tmp_path / "pipeline", sample=wikipedia)
+    nlp = spacy.load(tmp_path / "pipeline")
+    shipped = spacy.load(default)
+
+    def weights(pipeline):
+        layers = pipeline.get_pipe("transformer").model.transformer.state_dict()
+        return {name: value for name, value in layers.items() if ".layer.5." in name}
+
+    pretrained = spacy.load(tmp_path / "pipeline")
+    pretrained.get_pipe("transformer").from_disk(tmp_path / "pre" / "encoder", exclude=["vocab"])
+    found, saved, before = weights(nlp), weights(pretrained), weights(shipped)
+    assert found and all(found[name].equal(saved[name]) for name in found)
+    assert any(not found[name].equal(before[name]) for name in found)  # the steps changed it
+    doc = nlp("Maria Lopez founded the clinic in 2004. She still runs it.")
+    clusters = [[(s, e) for s, e in cluster] for cluster in get_clusters(doc)]
+    assert [(0, 2), (8, 9)] in clusters  # Maria Lopez, She
