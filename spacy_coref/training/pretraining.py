@@ -27,7 +27,7 @@ from spacy.language import Language
 from spacy.schemas import ConfigSchemaTraining
 from spacy.tokens import Doc
 from spacy.training import Example
-from thinc.api import Model, Optimizer, set_dropout_rate
+from thinc.api import Config, Model, Optimizer, set_dropout_rate
 from thinc.types import Floats2d
 
 from ..annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, set_clusters
@@ -298,13 +298,9 @@ def pretrain(
     util.fix_random_seed(seed)
     rng = random.Random(seed)
     overrides = {**overrides, "training.max_steps": max_steps, "system.seed": seed}
-    config = util.load_config(config_path, overrides=overrides, interpolate=False)
-    nlp = util.load_model_from_config(config, auto_fill=True)
+    nlp, config, training = training_pipeline(config_path, overrides)
     if COMPONENT not in nlp.pipe_names:
         raise ValueError(Errors.CE264.format(name=COMPONENT, names=nlp.pipe_names))
-    training = util.registry.resolve(
-        nlp.config.interpolate()["training"], schema=ConfigSchemaTraining
-    )
     frozen = list(training["frozen_components"])
     encoder = encoder_of(nlp)
     texts = read_texts(data, max_texts=max_texts, max_words=max_words, seed=seed)
@@ -317,10 +313,7 @@ def pretrain(
         for _ in nlp.get_pipe(encoder).pipe(eg.example.predicted for eg in examples):
             pass  # annotates the docs in place
     optimizer = training["optimizer"]
-    # as `spacy train`: frozen and sourced components keep their weights
-    keep = set(frozen) | set(util.get_sourced_components(config))
-    with nlp.select_pipes(disable=[name for name in nlp.pipe_names if name in keep]):
-        nlp.initialize(partial(first_examples, examples), sgd=optimizer)
+    initialize_as_spacy_train(nlp, config, training, examples)
     trainer = Pretrainer(nlp, frozen=frozen, hidden=hidden)
     history = run_steps(
         trainer,
@@ -344,6 +337,29 @@ def pretrain(
     )
     srsly.write_json(output / "pretraining.json", stats)
     return stats
+
+
+def training_pipeline(
+    config_path: Path, overrides: Dict[str, Any]
+) -> Tuple[Language, Config, Dict[str, Any]]:
+    """The pipeline a training config describes, not yet initialised, its config and its
+    resolved [training] section."""
+    config = util.load_config(config_path, overrides=overrides, interpolate=False)
+    nlp = util.load_model_from_config(config, auto_fill=True)
+    training = util.registry.resolve(
+        nlp.config.interpolate()["training"], schema=ConfigSchemaTraining
+    )
+    return nlp, config, training
+
+
+def initialize_as_spacy_train(
+    nlp: Language, config: Config, training: Dict[str, Any], examples: List[PretrainingExample]
+) -> None:
+    """Initialise the pipeline as `spacy train` does (its `[initialize.after_init]` loads
+    `init_coref`): frozen and sourced components keep their weights."""
+    keep = set(training["frozen_components"]) | set(util.get_sourced_components(config))
+    with nlp.select_pipes(disable=[name for name in nlp.pipe_names if name in keep]):
+        nlp.initialize(partial(first_examples, examples), sgd=training["optimizer"])
 
 
 def first_examples(examples: List[PretrainingExample], n: int = 10) -> List[Example]:

@@ -513,17 +513,16 @@ def test_pretraining_goes_on_from_the_shipped_default_and_becomes_a_pipeline(
     script = load_script(ROOT / "scripts" / "pretrained_pipeline.py", "pretrained_pipeline")
     script.main(config, tmp_path / "pre", tmp_path / "pipeline", sample=wikipedia)
     nlp = spacy.load(tmp_path / "pipeline")
-    shipped = spacy.load(default)
+    other = spacy.load(default)
 
     def weights(pipeline):
         layers = pipeline.get_pipe("transformer").model.transformer.state_dict()
-        return {name: value for name, value in layers.items() if ".layer.5." in name}
+        return {name: value.clone() for name, value in layers.items() if ".layer.5." in name}
 
-    pretrained = spacy.load(tmp_path / "pipeline")
-    pretrained.get_pipe("transformer").from_disk(tmp_path / "pre" / "encoder", exclude=["vocab"])
-    found, saved, before = weights(nlp), weights(pretrained), weights(shipped)
+    found, before = weights(nlp), weights(other)
+    other.get_pipe("transformer").from_disk(tmp_path / "pre" / "encoder", exclude=["vocab"])
+    saved = weights(other)
     assert found and all(found[name].equal(saved[name]) for name in found)
     assert any(not found[name].equal(before[name]) for name in found)  # the steps changed it
     doc = nlp("Maria Lopez founded the clinic in 2004. She still runs it.")
-    clusters = [[(s, e) for s, e in cluster] for cluster in get_clusters(doc)]
-    assert [(0, 2), (8, 9)] in clusters  # Maria Lopez, She
+    assert [(0, 2), (8, 9)] in get_clusters(doc)  # Maria Lopez, She
