@@ -2,6 +2,9 @@
 and the clusters that a decoding gave under several step lists, with the parse and without it.
 Decoding the stored scores again must give the same clusters: the safety net of a change to
 the decoding code (tests/decoding/test_snapshot.py; written by scripts/decoding_snapshot.py).
+Beside them, `analysis.npz` keeps what the mention analysis read of every candidate, for the
+features and for the decoding, with the parse and without it: the safety net of a change to
+how the analysis reads a doc (tests/linguistics/test_analysis_snapshot.py).
 
 The scores are stored rounded to float16 and the clusters are those of the rounded scores;
 docs keep their words, sentences, tags, parse, entities and span groups, but no tensors.
@@ -9,19 +12,22 @@ docs keep their words, sentences, tags, parse, entities and span groups, but no 
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..annotations import CLUSTER_PREFIX
+from ..linguistics.mention_analysis import MentionConstraints, mention_constraints
 from ..types import ClusterOffsets, CorefScores
 
 Decode = Callable[[Doc, CorefScores, float, Sequence[str], Dict[str, float]], ClusterOffsets]
 # The variants whose clusters are kept whole; the others as a digest.
 WHOLE = ("none", "default", "fast")
 FIELDS = ("candidates", "mention_scores", "kept", "antecedents", "scores")
+# The analysis variants kept: (first_names, controlled) of the features and of the decoding.
+ANALYSIS_VARIANTS = {"features": (False, False), "decoding": (True, True)}
 
 
 def snapshot_variants(
@@ -130,3 +136,50 @@ def load_snapshot(
     with (path / "clusters.json").open(encoding="utf8") as f:
         data = json.load(f)
     return docs, scores, data["meta"], data["expected"]
+
+
+def analysed_variants(doc: Doc, scores: CorefScores) -> Dict[str, MentionConstraints]:
+    """`mention_constraints` of every candidate of a doc ("parsed/features", ...,
+    "unparsed/decoding")."""
+    out = {}
+    for parse, d in (("parsed", doc), ("unparsed", unparsed_copy(doc))):
+        for name, (first_names, controlled) in ANALYSIS_VARIANTS.items():
+            out[f"{parse}/{name}"] = mention_constraints(
+                d, scores.candidates, first_names=first_names, controlled=controlled
+            )
+    return out
+
+
+def save_analysis(path: Path, docs: Sequence[Doc], scores: Sequence[CorefScores]) -> None:
+    """Write analysis.npz under `path`: each doc's `analysed_variants`, the docs' rows one
+    after the other in one int32 (or bool) array per variant and field, and `offsets`, where
+    each doc's rows start; a field that a variant leaves as None is not stored."""
+    rows: Dict[str, List[numpy.ndarray]] = {}
+    for doc, doc_scores in zip(docs, scores):
+        for key, mentions in analysed_variants(doc, doc_scores).items():
+            for field, value in zip(MentionConstraints._fields, mentions):
+                if value is not None:
+                    kind = "bool" if value.dtype == bool else "int32"
+                    rows.setdefault(f"{key}:{field}", []).append(value.astype(kind))
+    sizes = [len(s.candidates) for s in scores]
+    arrays = {key: numpy.concatenate(values) for key, values in rows.items()}
+    arrays["offsets"] = numpy.concatenate([[0], numpy.cumsum(sizes)]).astype("int64")
+    numpy.savez_compressed(path / "analysis.npz", **arrays)
+
+
+def load_analysis(path: Path) -> List[Dict[str, Dict[str, Optional[numpy.ndarray]]]]:
+    """Each doc's stored analysis: {"parsed/features": {field: array or None}, ...}."""
+    with numpy.load(path / "analysis.npz") as stored:
+        arrays = {key: stored[key] for key in stored.files}
+    offsets = arrays.pop("offsets").tolist()
+    keys = [f"{p}/{v}" for p in ("parsed", "unparsed") for v in ANALYSIS_VARIANTS]
+    return [
+        {
+            key: {
+                field: arrays[f"{key}:{field}"][start:end] if f"{key}:{field}" in arrays else None
+                for field in MentionConstraints._fields
+            }
+            for key in keys
+        }
+        for start, end in zip(offsets, offsets[1:])
+    ]
