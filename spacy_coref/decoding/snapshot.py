@@ -19,7 +19,8 @@ from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
 from ..annotations import CLUSTER_PREFIX
-from ..linguistics.mention_analysis import MentionConstraints, mention_constraints
+from ..linguistics.mention_analysis import mention_constraints
+from ..linguistics.mention_constraints import MentionConstraints
 from ..types import ClusterOffsets, CorefScores
 
 Decode = Callable[[Doc, CorefScores, float, Sequence[str], Dict[str, float]], ClusterOffsets]

@@ -6,7 +6,8 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from ..linguistics.mention_analysis import MentionConstraints, mention_constraints
+from ..linguistics.mention_analysis import mention_constraints
+from ..linguistics.mention_constraints import MentionConstraints
 from ..linguistics.persons import classes_by_mention
 from ..types import ClusterOffsets, CorefScores, valid_antecedents
 

@@ -1,14 +1,17 @@
 """A mention's role in its clause, read off the dependency parse: the subject that binds it
-(`binding_subject`), the verb it is an argument of (`verb_of_object`), a second subject of that
-verb (`co_subject`) and whether it is the subject of a relative clause. The binding step
+(`binding_subject`), a second subject of that verb (`co_subject`), and, for every token of a doc
+at once from its arrays (`parse_arrays.py`), the verb it is an argument of (`objects_of`) and
+whether it is the subject of a relative clause (`relative_clause_subjects`). The binding step
 (`decoding/steps/binding.py`) turns them into forbidden and required links; without a parse the
 words stand in (`unparsed_clauses.py`).
 """
 from typing import Optional
 
+import numpy
 from spacy.tokens import Token
 
 from ..lang.en import english
+from .parse_arrays import ParseArrays, ids
 from .unparsed_clauses import BARE_VERB_NOUNS
 from .word_tags import load_word_tags
 
@@ -53,6 +56,10 @@ LOOKING_LEMMAS = set(_EN.words("looking_verbs"))  # look, glance, gaze, stare, .
 COMPLEMENT_SUBJECT_LEMMAS = set(_EN.words("complement_subject_verbs"))  # make, let, hear, ...
 # (the verbs that the tagger reads as nouns there, "laugh" and "scream", are
 # unparsed_clauses.BARE_VERB_NOUNS)
+# the same as string ids, for the roles of every token at once (`objects_of`, ...)
+_OBJECT_DEP_IDS, _SUBJECT_DEP_IDS = ids(OBJECT_DEPS), ids(SUBJECT_DEPS)
+_VERB_POS_IDS, _COPULAR_IDS = ids(VERB_POS), ids(COPULAR_LEMMAS)
+_POBJ, _PREP, _RELCL = ids(("pobj", "prep", "relcl"))
 
 
 def binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Optional[Token]:
@@ -115,13 +122,14 @@ def binding_subject(root: Token, reflexive: bool, controlled: bool = True) -> Op
     return None
 
 
-def verb_of_object(root: Token) -> int:
-    """The verb whose object or prepositional object `root` is, or -1."""
-    if root.dep_ in OBJECT_DEPS and root.head.pos_ in VERB_POS:
-        return root.head.i
-    if root.dep_ == "pobj" and root.head.dep_ == "prep" and root.head.head.pos_ in VERB_POS:
-        return root.head.head.i
-    return -1
+def objects_of(parse: ParseArrays) -> numpy.ndarray:
+    """[T] the verb whose object or prepositional object each token is, or -1."""
+    head = parse.head
+    verb_head = numpy.isin(parse.pos[head], _VERB_POS_IDS)
+    direct = numpy.isin(parse.dep, _OBJECT_DEP_IDS) & verb_head
+    prepositional = (parse.dep == _POBJ) & (parse.dep[head] == _PREP)
+    prepositional &= numpy.isin(parse.pos[head[head]], _VERB_POS_IDS)
+    return numpy.where(direct, head, numpy.where(prepositional, head[head], -1))
 
 
 def co_subject(subject: Token) -> int:
@@ -132,14 +140,14 @@ def co_subject(subject: Token) -> int:
     return other[0].i if other else -1
 
 
-def relative_clause_subject(root: Token) -> bool:
-    """Whether `root` is the subject of a relative clause, not one of "be" or a verb like it
-    ("the woman she was" may be she)."""
-    clause = root.head
+def relative_clause_subjects(parse: ParseArrays) -> numpy.ndarray:
+    """[T] bool: whether each token is the subject of a relative clause, not one of "be" or a
+    verb like it ("the woman she was" may be she)."""
+    clause = parse.head
     return (
-        root.dep_ in SUBJECT_DEPS
-        and clause.dep_ == "relcl"
-        and clause.lemma_ not in COPULAR_LEMMAS
+        numpy.isin(parse.dep, _SUBJECT_DEP_IDS)
+        & (parse.dep[clause] == _RELCL)
+        & ~numpy.isin(parse.lemma[clause], _COPULAR_IDS)
     )
 
 

@@ -1,25 +1,23 @@
 """What the decoding knows of each mention of a doc (`MentionConstraints`): its agreement class,
 head, binding subject, reflexivity, what it is the possessor of, whether it is indefinite, and
-the verb it is an argument of, read once per mention. With a parse (`mention_constraints`),
-from the heads and labels; without one (`_unparsed_constraints`, the fast pipeline, about ten
-candidate spans per token), from each token's form, as array operations. The classes are the
-bit flags of `mention_classes.py`; the roles come from `clause_roles.py`.
+the verb it is an argument of, read once per mention (`mention_constraints`). With a parse, from
+the doc's heads and labels read as arrays (`parse_arrays.py`), the noun phrases' classes and the
+binding subjects by the rules below; without one (`unparsed_analysis.py`, the fast pipeline),
+from each token's form. `agreement_class` gives the class of one span by the rules that the
+arrays follow. The classes are the bit flags of `mention_classes.py`; the roles come from
+`clause_roles.py`.
 """
-from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.strings import hash_string
-from spacy.symbols import PRON
+from spacy.strings import get_string_id
+from spacy.symbols import NOUN, PRON
 from spacy.tokens import Doc, Token
 
 from ..lang.en import english  # titles
 from ..profiling import ANALYSIS, section
-from .clause_roles import (
-    binding_subject, co_subject, first_or_second_person, relative_clause_subject, verb_of_object,
-)
-from .company_names import (
-    company_run_ends, company_short_names, in_company_name, unparsed_company_short_names,
-)
+from .clause_roles import binding_subject, co_subject, objects_of, relative_clause_subjects
+from .company_names import company_short_names, in_company_name
 from .first_names import NEUTRAL_TITLES, PLACE_NAMES
 from .mention_classes import (
     AGREEMENT_BY_PRONOUN,
@@ -33,16 +31,22 @@ from .mention_classes import (
     NEUTER,
     PLACE,
     PLURAL,
-    REFLEXIVES,
+)
+from .mention_constraints import MentionConstraints
+from .mention_words import (
+    INDEFINITE_TABLE, MAX_UNPARSED_NOUN_WORDS, NOUN_CLASS, PRONOUN_TABLE, REFLEXIVE_TABLE,
 )
 from .name_words import PERSON_ENTS, is_naming_participle_object
+from .parse_arrays import ParseArrays, ids, morph_has, parse_arrays
 from .person_nouns import COLLECTIVE_NOUNS, PERSON_NOUNS
+from .span_roots import span_roots
 from .thing_nouns import THING_NOUNS
-from .word_tags import TAG_CODES, load_word_tags, tag_codes
+from .unparsed_analysis import unparsed_constraints
+from .word_tables import contains, look_up, word_table
+from .word_tags import load_word_tags
 
 _EN = english()
 
-INDEFINITE_ARTICLES = set(_EN.words("indefinite_determiners"))  # a, an, another
 NAME_POS = {"PROPN", "NOUN"}
 # Heads that make a mention a group of more than one ("the two of them", "both"): plural
 # whatever its tag, which is CD or DT and no plural noun's NNS.
@@ -54,33 +58,6 @@ PLACE_ADVERBS = _EN.words("place_adverbs")  # here, there
 PLACE_TITLES = _EN.place_titles
 # Forms of address whose possessor is the one addressed: "your Ladyship" is "you"
 ADDRESS_TITLES = set(_EN.address_titles)
-MAX_UNPARSED_NOUN_WORDS = 4
-
-
-class MentionConstraints(NamedTuple):
-    """What the constraints know of each mention of a doc (arrays over its M mentions)."""
-
-    classes: numpy.ndarray  # [M] agreement classes (bit flags), 0 where unknown
-    roots: numpy.ndarray  # [M] token index of the syntactic head, -1 for I/we/you (unbound)
-    clause_subjects: numpy.ndarray  # [M] token index of the subject binding it, -1 if none
-    reflexive: numpy.ndarray  # [M] bool
-    heads: numpy.ndarray  # [M] token index of the syntactic head, -1 without a parse
-    possessed: numpy.ndarray  # [M] head of the noun phrase it is the possessor of, -1 if none
-    indefinite: numpy.ndarray  # [M] bool: a noun phrase with "a" or "an"
-    # [M] token index of the verb whose object or prepositional object it is, -1 if none
-    argument_of: numpy.ndarray
-    pronoun: numpy.ndarray  # [M] bool: a personal pronoun ("them", "it")
-    # [M] token index of a second subject of the binding subject's verb, -1 if none: a parse
-    # error that also makes "the headmaster" of "Mr. Abbott, the headmaster, called Jo, and
-    # the headmaster asked him" a subject of "asked" beside "Abbott" (decoding only)
-    co_subjects: Optional[numpy.ndarray] = None
-    # [M] token index of the word a mention's head is in apposition to ("Glenn Gould" of "the
-    # pianist Glenn Gould"), -1 if none: binding keeps it from its subject's arguments too
-    apposed_to: Optional[numpy.ndarray] = None
-    # [M] token index of the noun that the relative clause a pronoun is the subject of
-    # modifies ("the dictator who he believed was..."), or that noun's head if it is an
-    # appositive ("The butler, a man he had met"), -1 if none: not one entity
-    relative_head: Optional[numpy.ndarray] = None
 
 
 def mention_constraints(
@@ -106,8 +83,8 @@ def _mention_constraints(
 ) -> MentionConstraints:
     n = len(spans)
     if not doc.has_annotation("DEP"):
-        return _unparsed_constraints(doc, numpy.asarray(spans, dtype="int64").reshape((n, 2)),
-                                     first_names)
+        spans = numpy.asarray(spans, dtype="int64").reshape((n, 2))
+        return unparsed_constraints(doc, spans, first_names)
     (mentions,) = parsed_variants(doc, spans, ((first_names, controlled),))
     if first_names:
         share_name_classes(doc, spans, mentions.classes)
@@ -119,62 +96,117 @@ def parsed_variants(
 ) -> List[MentionConstraints]:
     """`mention_constraints` of a parsed doc for each (first_names, controlled) variant, each
     span read once for all of them; the classes before `share_name_classes`, which reads the
-    other mentions."""
+    other mentions. What a span's head decides is read from the doc's arrays for all spans at
+    once; a Span is made only for the classes of noun phrases and names, and Tokens only for
+    the binding subjects, once per distinct head."""
+    spans = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
     n = len(spans)
-    roots = numpy.full(n, -1, dtype="int64")
-    reflexive = numpy.zeros(n, dtype=bool)
-    heads = numpy.full(n, -1, dtype="int64")
-    possessed = numpy.full(n, -1, dtype="int64")
-    indefinite = numpy.zeros(n, dtype=bool)
-    argument_of = numpy.full(n, -1, dtype="int64")
-    pronoun = numpy.zeros(n, dtype=bool)
-    apposed_to = numpy.full(n, -1, dtype="int64")
-    classes = [numpy.zeros(n, dtype="int64") for _ in variants]
-    subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
-    co_subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
-    relative_head = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    starts, ends = spans[:, 0], spans[:, 1]
+    parse = parse_arrays(doc)
+    root = span_roots(doc, spans)  # [n]
+    single = ends - starts == 1
+    head = parse.head[root]
+    dep, pos = parse.dep[root], parse.pos[root]
+    reflexive_word = contains(parse.lower, REFLEXIVE_TABLE)
+    reflexive_word |= morph_has(doc, parse.morph, "Reflex", ("Yes",))
+    reflexive = single & reflexive_word[root]
+    address = contains(parse.lower[head], _ADDRESS_TABLE)
+    possessed = numpy.where((dep == _POSS) & ~address, head, -1)
+    indefinite = contains(parse.lower[starts], INDEFINITE_TABLE) & (pos == NOUN)
+    argument_of = objects_of(parse)[root]
+    pronoun = single & (parse.tag[root] == _PRP)
+    apposed_to = numpy.where(dep == _APPOS, head, -1)
+    # I, me, we, you (`first_or_second_person`): bound by no clause
+    personal = ((parse.pos == PRON) & morph_has(doc, parse.morph, "Person", ("1", "2")))[root]
+    # a pronoun that is the subject of a relative clause is not the noun the clause modifies
+    # ("the dictator who he believed was..."), nor what that noun is an appositive of
+    relative = pronoun & ~personal & relative_clause_subjects(parse)[root]
+    noun = parse.head[head]
+    relative_noun = numpy.where(relative, numpy.where(parse.dep[noun] == _APPOS,
+                                                      parse.head[noun], noun), -1)
     names = _capitalised_mid_sentence(doc) if any(f for f, _ in variants) else frozenset()
-    for i, (start, end) in enumerate(spans):
-        span = doc[int(start) : int(end)]
-        root = span.root
-        for v, (first_names, _) in enumerate(variants):
-            classes[v][i] = agreement_class(
-                span, root, True, first_names, names if first_names else frozenset()
-            )
-        reflexive[i] = len(span) == 1 and (
-            root.lower_ in REFLEXIVES or "Yes" in root.morph.get("Reflex")
-        )
-        heads[i] = root.i
-        if root.dep_ == "poss" and root.head.lower_ not in ADDRESS_TITLES:
-            possessed[i] = root.head.i
-        indefinite[i] = span[0].lower_ in INDEFINITE_ARTICLES and root.pos_ == "NOUN"
-        argument_of[i] = verb_of_object(root)
-        pronoun[i] = len(span) == 1 and root.tag_ == "PRP"
-        if root.dep_ == "appos":
-            apposed_to[i] = root.head.i
-        # (third person only, as binding: a narrator's "I" is bound by no clause)
-        personal = first_or_second_person(root)
-        if pronoun[i] and not personal and relative_clause_subject(root):
-            noun = root.head.head
-            # "The butler, a man he had met": the noun the appositive stands for
-            for v, (_, controlled) in enumerate(variants):
-                if controlled:
-                    relative_head[v][i] = noun.head.i if noun.dep_ == "appos" else noun.i
-        if not personal:
-            roots[i] = root.i
-            for v, (_, controlled) in enumerate(variants):
-                subject = binding_subject(root, reflexive[i], controlled)
-                subjects[v][i] = -1 if subject is None else subject.i
-                if controlled and subject is not None:
-                    co_subjects[v][i] = co_subject(subject)
+    classes = _parsed_classes(doc, spans, root, parse, variants, names)
+    subjects, co_subjects = _binding_subjects(doc, root, reflexive, personal, variants)
+    roots = numpy.where(personal, -1, root)
     return [
         MentionConstraints(
-            classes[v], roots, subjects[v], reflexive, heads, possessed, indefinite,
+            classes[v], roots, subjects[v], reflexive, root.copy(), possessed, indefinite,
             argument_of, pronoun, co_subjects[v] if controlled else None, apposed_to,
-            relative_head[v],
+            relative_noun.copy() if controlled else numpy.full(n, -1, dtype="int64"),
         )
         for v, (_, controlled) in enumerate(variants)
     ]
+
+
+def _parsed_classes(
+    doc: Doc, spans: numpy.ndarray, root: numpy.ndarray, parse: ParseArrays,
+    variants: Sequence[Tuple[bool, bool]], names: FrozenSet[int],
+) -> List[numpy.ndarray]:
+    """Each variant's `agreement_class` of every span: what the span's form decides as arrays
+    (a coordination, a pronoun, "here" and "there"), the noun phrases and names one by one."""
+    starts, ends = spans[:, 0], spans[:, 1]
+    single = ends - starts == 1
+    # "Sofia and her husband": a token of the span joined to its head by "conj"
+    conj = numpy.flatnonzero((parse.dep == _CONJ) & (parse.head != numpy.arange(len(doc))))
+    keys = numpy.sort(parse.head[conj] * (len(doc) + 1) + conj)  # (head, token), in order
+    first = numpy.searchsorted(keys, root * (len(doc) + 1) + starts)
+    last = numpy.searchsorted(keys, root * (len(doc) + 1) + ends)
+    conjoined = ~single & (last > first)
+    lower = parse.lower[root]
+    by_pronoun = (single | (parse.pos[root] == PRON)) & contains(lower, PRONOUN_TABLE)
+    place = single & contains(lower, _PLACE_ADVERB_TABLE)
+    found = []
+    for first_names, _ in variants:
+        decided = conjoined | by_pronoun | (place if first_names else False)
+        classes = numpy.where(
+            conjoined, PLURAL | CONJOINED,
+            numpy.where(by_pronoun, look_up(lower, PRONOUN_TABLE), numpy.where(place, PLACE, 0)),
+        )
+        found.append(numpy.where(decided, classes, 0))
+    # the noun phrases and names: the compounds of a name read off the arrays, once for all
+    # variants ("Mrs." of "Mrs. Okafor" inside the span, and just before it)
+    compounds = numpy.flatnonzero(parse.dep == _COMPOUND)
+    name_from, name_to = numpy.searchsorted(compounds, starts), numpy.searchsorted(compounds, root)
+    lefts: Dict[int, List[int]] = {}  # a head's compounds before it, in order (`Token.lefts`)
+    for j, h in zip(compounds.tolist(), parse.head[compounds].tolist()):
+        if h > j:
+            lefts.setdefault(h, []).append(j)
+    for i in numpy.flatnonzero(~conjoined & ~by_pronoun & (parse.pos[root] != PRON)).tolist():
+        start, head = int(starts[i]), int(root[i])
+        span, token = doc[start : int(ends[i])], doc[head]
+        name = [doc[j] for j in compounds[name_from[i] : name_to[i]].tolist()] + [token]
+        outside = [doc[j] for j in lefts.get(head, ()) if j < start]
+        for v, (first_names, _) in enumerate(variants):
+            if not (first_names and place[i]):
+                found[v][i] = _noun_class(span, token, first_names,
+                                          names if first_names else frozenset(), name, outside)
+    return found
+
+
+def _binding_subjects(
+    doc: Doc, root: numpy.ndarray, reflexive: numpy.ndarray, personal: numpy.ndarray,
+    variants: Sequence[Tuple[bool, bool]],
+) -> Tuple[List[numpy.ndarray], List[numpy.ndarray]]:
+    """Each variant's `binding_subject` and `co_subject` of every span (-1 for none, and for
+    I, we and you), read once per distinct (head, reflexive)."""
+    n = len(root)
+    subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    co_subjects = [numpy.full(n, -1, dtype="int64") for _ in variants]
+    rows = numpy.flatnonzero(~personal)
+    pairs, where = numpy.unique(root[rows] * 2 + reflexive[rows], return_inverse=True)
+    where = where.reshape(-1)
+    for v, (_, controlled) in enumerate(variants):
+        subject = numpy.full(len(pairs), -1, dtype="int64")
+        co_subject_of = numpy.full(len(pairs), -1, dtype="int64")
+        for k, pair in enumerate(pairs.tolist()):
+            found = binding_subject(doc[pair // 2], bool(pair % 2), controlled)
+            if found is not None:
+                subject[k] = found.i
+                if controlled:
+                    co_subject_of[k] = co_subject(found)
+        subjects[v][rows] = subject[where]
+        co_subjects[v][rows] = co_subject_of[where]
+    return subjects, co_subjects
 
 
 def share_name_classes(doc: Doc, spans: Sequence[Sequence[int]], classes: numpy.ndarray) -> None:
@@ -208,7 +240,7 @@ def agreement_class(
         return PLACE
     if not parsed:
         # no parse: a name alone ("Alice", "Alice Okafor", "Dr. Alice Okafor"), or a short
-        # phrase by its last word ("the defendant"; `_unparsed_constraints`)
+        # phrase by its last word ("the defendant"; `unparsed_analysis.py`)
         if not first_names:
             return 0
         named = 0
@@ -224,10 +256,26 @@ def agreement_class(
         if not named and any(_joins_phrases(t) for t in span[1:-1]):
             return PLURAL | CONJOINED  # a coordination: "Ann and her student"
         if not named and len(span) > 1 and short and span[-1].is_lower:
-            named = _NOUN_CLASS.get(span[-1].lower_, 0)
+            named = NOUN_CLASS.get(span[-1].lower_, 0)
         if not named:
             named = _appositive_name_class(span)
         return named
+    # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana"), in decoding also one
+    # just outside the span: "Okafor" inside "Mrs. Okafor" is a mention too, and the same
+    # woman (the model's features read the span as they were trained)
+    name = [t for t in span if t.i < root.i and t.dep_ == "compound"] + [root]  # in order
+    outside = [t for t in root.lefts if t.i < span.start and t.dep_ == "compound"]
+    return _noun_class(span, root, first_names, names, name, outside)
+
+
+def _noun_class(
+    span, root: Token, first_names: bool, names: FrozenSet[int], name: Sequence[Token],
+    outside: Sequence[Token],
+) -> int:
+    """`agreement_class` of a parsed span that is not a coordination, a pronoun of the lists
+    or "here" or "there": by its head noun, its name (`name`: the compounds before the head
+    inside the span, then the head) or a title (also one of `outside`, the head's compounds
+    before the span)."""
     if root.pos_ == "PRON":
         return 0
     if root.tag_ == "NNS" and not (first_names and _plural_tagged_name(root, names)):
@@ -236,11 +284,6 @@ def agreement_class(
         return PLURAL  # "the Haddads" of "Mrs. Haddad"
     if root.lower_ in GROUP_WORDS:
         return PLURAL
-    # the head noun, or a title before it ("Mrs. Okafor", "Queen Ana"), in decoding also one
-    # just outside the span: "Okafor" inside "Mrs. Okafor" is a mention too, and the same
-    # woman (the model's features read the span as they were trained)
-    name = [t for t in span if t.i < root.i and t.dep_ == "compound"] + [root]  # in order
-    outside = [t for t in root.lefts if t.i < span.start and t.dep_ == "compound"]
     outside = outside if first_names else []
     for token in (root, *name[:-1], *outside):
         gendered = GENDERED_WORDS.get(token.lemma_.lower()) or GENDERED_WORDS.get(token.lower_)
@@ -370,7 +413,7 @@ def _family_name(token: Token) -> bool:
         return False
     text, doc = token.text, token.doc
     singulars = {text[:-1], text[:-2]} if text.endswith("es") else {text[:-1]}
-    hashes = numpy.asarray([hash_string(word) for word in singulars], dtype="uint64")
+    hashes = numpy.asarray([get_string_id(word) for word in singulars], dtype="uint64")
     for i in numpy.flatnonzero(numpy.isin(doc.to_array("ORTH"), hashes)).tolist():
         other = doc[i]
         if other.i != token.i:
@@ -453,137 +496,7 @@ def _first_name_class(name: Sequence[Token]) -> int:
     return titled
 
 
-# Without a parse: each token is read once, as arrays (`_unparsed_constraints`).
-_AND_HASH = hash_string("and")
-_COMMA_HASH = hash_string(",")
-
-
-def _unparsed_constraints(doc: Doc, spans: numpy.ndarray, first_names: bool) -> MentionConstraints:
-    """`mention_constraints` of a doc without a parse, as arrays: the fast pipeline's
-    candidates are every short span, about ten per token, so each token is read once and the
-    spans only index what was read. Each span gets what `agreement_class` gives it alone."""
-    n = len(spans)
-    starts, ends = spans[:, 0], spans[:, 1]
-    last = ends - 1  # [n] a span's last token stands in for its head
-    n_tokens = len(doc)
-    # one entry per token, and one past the end for empty lookups
-    lower, orth, title, pos, lower_case, is_punct = _padded(
-        doc.to_array(["LOWER", "ORTH", "IS_TITLE", "POS", "IS_LOWER", "IS_PUNCT"])
-    )
-    pronoun_class = _look_up(lower, *_PRONOUN_TABLE)  # [T + 1]
-    pronoun_pos = pos == PRON
-    reflexive_word = _look_up(lower, *_REFLEXIVE_TABLE).astype(bool)
-    if doc.has_annotation("MORPH"):
-        reflexive_word[:n_tokens] |= [("Yes" in t.morph.get("Reflex")) for t in doc]
-    title_case = title.astype(bool)
-    title_word = _look_up(lower, *_TITLE_TABLE).astype(bool)  # "Dr.", "Mrs.": not a first name
-    name_class = _look_up(orth, *_FIRST_NAME_TABLE)
-    single = ends - starts == 1  # [n]
-    classes = numpy.where(single | pronoun_pos[last], pronoun_class[last], 0)  # [n]
-    if first_names:
-        # a name alone: every word title-cased, the first word that is not a title a first name
-        untitled = numpy.concatenate([[0], numpy.cumsum(~title_case[:n_tokens])])  # [T + 1]
-        all_title = untitled[ends] - untitled[starts] == 0  # [n]
-        # the first token at or after each position that is not a title word
-        positions = numpy.where(title_word, n_tokens, numpy.arange(n_tokens + 1))
-        first_word = numpy.minimum.accumulate(positions[::-1])[::-1]  # [T + 1]
-        first = first_word[starts]  # [n]
-        named = numpy.where(first < ends, name_class[first], 0)
-        # a name after a gendered title takes the title's gender: "Mrs. Novak", "Uncle Raj"
-        gendered_title = _look_up(lower, *_GENDERED_TITLE_TABLE)  # [T + 1]
-        named = numpy.where((named == 0) & title_word[starts], gendered_title[starts], named)
-        # and one right after a first name or such a title, a part of that name: "Ellison" of
-        # "Ruth Ellison", "Haddad" of "Mrs. Haddad"
-        before = numpy.maximum(starts - 1, 0)
-        after_first = (starts > 0) & title_case[before]
-        named = numpy.where((named == 0) & after_first, name_class[before], named)
-        named = numpy.where((named == 0) & after_first, gendered_title[before], named)
-        classes = numpy.where((classes == 0) & all_title, named, classes)
-        # a company's name, and a name inside it: "Norvell Energy", "Norvell" (as with a parse)
-        company_runs = company_run_ends(doc)  # [T]
-        company = company_runs[starts] & all_title  # [n]
-        classes = numpy.where(company & ~(single & pronoun_pos[starts]), COLLECTIVE, classes)
-        # a coordination is a group ("Professor Sørensen and her student Ahmed Karimi ... He":
-        # not the group): an "and" inside the span, not at an edge, nor after an adjective
-        joins = lower[:n_tokens] == _AND_HASH
-        joins[1:] &= tag_codes(lower[: n_tokens - 1], load_word_tags()) != TAG_CODES["ADJ"]
-        conjunction = numpy.concatenate([[0], numpy.cumsum(joins)])
-        coordinated = conjunction[ends - 1] - conjunction[starts + 1] > 0  # [n]
-        classes = numpy.where((classes == 0) & coordinated, PLURAL | CONJOINED, classes)
-        # a short phrase without punctuation, its last word as its head: "the defendant",
-        # "her aunt", "the jury"
-        noun = numpy.where(lower_case[last] > 0, _look_up(lower, *_NOUN_TABLE)[last], 0)
-        punct = numpy.concatenate([[0], numpy.cumsum(is_punct[:n_tokens])])  # [T + 1]
-        short = (ends - starts <= MAX_UNPARSED_NOUN_WORDS) & (punct[ends] == punct[starts])
-        classes = numpy.where((classes == 0) & ~single & short, noun, classes)
-        # a name after a comma ends the phrase it names: "The mayor of Lindholm, Greta
-        # Sundqvist" (`_appositive_name_class`)
-        comma = lower == _COMMA_HASH  # [T + 1]
-        not_title_word = gendered_title == 0
-        for size in (1, 2):
-            name_start = ends - size  # [n]
-            has_name = (name_start - 1 > starts) & comma[numpy.maximum(name_start - 1, 0)]
-            if size == 2:  # the first name, then a surname
-                has_name &= title_case[last] & not_title_word[last]
-            gender = numpy.where(has_name, name_class[numpy.maximum(name_start, 0)], 0)
-            classes = numpy.where(classes == 0, gender, classes)
-        # a surname alone takes the gender of the doc's full names before it that end in it,
-        # where they agree: "Reyes" after "Sofia Reyes" (`_share_surname_classes`); a full
-        # name is a capitalised word after a first name of the lists
-        tokens = numpy.arange(1, n_tokens)
-        surnames = title_case[tokens] & ~title_word[tokens] & (name_class[tokens] == 0)
-        surnames &= numpy.isin(name_class[tokens - 1], (MASCULINE, FEMININE))
-        genders: Dict[int, List[Tuple[int, int]]] = {}  # surname -> [(position, gender)]
-        for t in tokens[surnames].tolist():
-            genders.setdefault(int(orth[t]), []).append((t, int(name_class[t - 1])))
-        lone = numpy.flatnonzero(single & (classes == 0) & title_case[starts])
-        for i in lone.tolist() if genders else ():
-            found = {g for t, g in genders.get(int(orth[starts[i]]), ()) if t < starts[i]}
-            if len(found) == 1:
-                classes[i] = next(iter(found))
-        # a lone word of a company's name elsewhere: "who founded Norvell" (as with a parse)
-        companies = unparsed_company_short_names(doc, company_runs, orth[tokens[surnames]])
-        short_name = single & (classes == 0) & numpy.isin(orth[starts], companies)
-        classes = numpy.where(short_name, COLLECTIVE, classes)
-    reflexive = single & reflexive_word[last]
-    unbound = numpy.full(n, -1, dtype="int64")
-    # no parse to find the head: any span from "a" or "an" on counts as indefinite
-    indefinite = _look_up(lower, *_INDEFINITE_TABLE).astype(bool)[starts] & ~single
-    return MentionConstraints(
-        classes, unbound, unbound.copy(), reflexive, unbound.copy(), unbound.copy(), indefinite,
-        unbound.copy(), numpy.zeros(n, dtype=bool),
-    )
-
-
-def _hash_table(table: Dict[str, int]) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """A word -> int table as sorted string hashes and their values, for `_look_up`."""
-    keys = numpy.asarray([hash_string(word) for word in table], dtype="uint64")
-    values = numpy.asarray(list(table.values()), dtype="int64")
-    order = numpy.argsort(keys)
-    return keys[order], values[order]
-
-
-def _look_up(hashes: numpy.ndarray, keys: numpy.ndarray, values: numpy.ndarray) -> numpy.ndarray:
-    """The values of `hashes` in a `_hash_table`, 0 where absent."""
-    at = numpy.minimum(numpy.searchsorted(keys, hashes), len(keys) - 1)
-    return numpy.where(keys[at] == hashes, values[at], 0)
-
-
-def _padded(columns: numpy.ndarray) -> List[numpy.ndarray]:
-    """The columns of a [T, n] token array, each with a 0 after the last token."""
-    columns = numpy.asarray(columns, dtype="uint64").reshape((-1, columns.shape[-1]))
-    return [numpy.append(column, numpy.uint64(0)) for column in columns.T]
-
-
-_PRONOUN_TABLE = _hash_table(AGREEMENT_BY_PRONOUN)
-_REFLEXIVE_TABLE = _hash_table(dict.fromkeys(REFLEXIVES, 1))
-_INDEFINITE_TABLE = _hash_table(dict.fromkeys(INDEFINITE_ARTICLES, 1))
-_TITLE_TABLE = _hash_table(dict.fromkeys((*GENDERED_WORDS, *NEUTRAL_TITLES), 1))
-_GENDERED_TITLE_TABLE = _hash_table(GENDERED_WORDS)
-_FIRST_NAME_TABLE = _hash_table(FIRST_NAME_CLASS)  # case-sensitive: "Mark", not "mark"
-# Without a parse, the nouns whose class a short phrase ending in them takes (decoding only)
-_NOUN_CLASS = {
-    **dict.fromkeys(PERSON_NOUNS, HUMAN), **dict.fromkeys(COLLECTIVE_NOUNS, COLLECTIVE),
-    **GENDERED_WORDS, **dict.fromkeys(THING_NOUNS, NEUTER),
-}
-_NOUN_TABLE = _hash_table(_NOUN_CLASS)
+_ADDRESS_TABLE = word_table(ADDRESS_TITLES)
+_PLACE_ADVERB_TABLE = word_table(PLACE_ADVERBS)
+_POSS, _APPOS, _CONJ, _COMPOUND, _PRP = ids(("poss", "appos", "conj", "compound", "PRP"))
+_POSS, _APPOS, _CONJ, _COMPOUND, _PRP = ids(("poss", "appos", "conj", "compound", "PRP"))

@@ -9,7 +9,7 @@ import numpy
 from spacy.tokens import Doc
 
 from ..annotations import SPEAKERS_KEY, get_speakers
-from .mention_analysis import MentionConstraints
+from .mention_constraints import MentionConstraints
 from .mention_classes import (
     FIRST_SPEAKER_BIT,
     MAX_SPEAKER_BITS,

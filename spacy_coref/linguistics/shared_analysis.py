@@ -12,9 +12,8 @@ import numpy
 from spacy.tokens import Doc
 
 from ..profiling import ANALYSIS, section
-from .mention_analysis import (
-    MentionConstraints, mention_constraints, parsed_variants, share_name_classes,
-)
+from .mention_analysis import mention_constraints, parsed_variants, share_name_classes
+from .mention_constraints import MentionConstraints
 
 FEATURES = (False, False)  # (first_names, controlled)
 DECODING = (True, True)

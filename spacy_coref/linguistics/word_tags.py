@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Tuple
 
 import numpy
-from spacy.strings import hash_string
+from spacy.strings import get_string_id
 
 from ..errors import Errors
 
@@ -124,7 +124,7 @@ def tag_codes(lower_hashes: numpy.ndarray, tags: Dict[str, str]) -> numpy.ndarra
         if table is tags:
             break
     else:
-        keys = numpy.asarray([hash_string(word) for word in tags], dtype="uint64")
+        keys = numpy.asarray([get_string_id(word) for word in tags], dtype="uint64")
         values = numpy.asarray([TAG_CODES.get(tag, 0) for tag in tags.values()], dtype="int64")
         order = numpy.argsort(keys)
         keys, values = keys[order], values[order]

@@ -404,6 +404,17 @@ def test_without_a_parse_an_and_between_adjectives_joins_no_phrases():
     assert classes == expected
 
 
+def test_without_a_parse_a_word_that_is_also_a_spacy_symbol_is_looked_up():
+    # "number" is a dependency label too: a doc stores the label's small id for it, not the
+    # word's hash, and the array path once missed it where the rules read the word
+    words = ["They", "counted", "the", "number", "and", "the", "agent", "twice", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words)
+    spans = [(2, 4), (5, 7)]
+    classes = mention_constraints(doc, spans).classes.tolist()
+    assert classes[0] == NEUTER
+    assert classes == [agreement_class(doc[s:e], doc[e - 1], False, True) for s, e in spans]
+
+
 def test_the_plural_of_a_persons_name_is_a_family():
     # The Haddads came . Mrs. Haddad smiled .
     doc = parsed(

@@ -12,10 +12,12 @@ from typer.testing import CliRunner
 from spacy_coref.cli import app
 from spacy_coref.linguistics.word_tags import (
     TABLE_PATH,
+    TAG_CODES,
     count_word_tags,
     load_fine_word_tags,
     load_word_tags,
     most_frequent_tags,
+    tag_codes,
     write_word_tags,
 )
 
@@ -32,6 +34,15 @@ def test_the_shipped_table_knows_common_words():
     fine = load_fine_word_tags()
     assert set(fine) == set(tags)
     assert [fine[w] for w in ("need", "thinks", "thought", "plans")] == ["VBP", "VBZ", "VBD", "NNS"]
+
+
+def test_the_arrays_find_words_that_are_also_spacy_symbols():
+    # a doc stores the small id of spaCy's "number" and "root" (labels too), not their hashes
+    doc = Doc(spacy.blank("en").vocab, words=["the", "number", "of", "the", "root", "plan"])
+    tags = load_word_tags()
+    expected = [TAG_CODES.get(tags.get(t.lower_), 0) for t in doc]
+    assert expected[1] == expected[4] == TAG_CODES["NOUN"]
+    assert tag_codes(doc.to_array("LOWER"), tags).tolist() == expected
 
 
 def test_counts_leave_out_words_with_capitals():

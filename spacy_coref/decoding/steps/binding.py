@@ -10,7 +10,7 @@ import numpy
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from ...linguistics.mention_analysis import MentionConstraints
+from ...linguistics.mention_constraints import MentionConstraints
 from ...linguistics.mention_classes import AGREEMENT_BY_PRONOUN
 from ...linguistics.unparsed_clauses import unparsed_clause_subjects
 from ...types import ClusterOffsets, CorefScores, MentionOffset, valid_antecedents
