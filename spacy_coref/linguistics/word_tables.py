@@ -1,7 +1,7 @@
 """Word lists and word -> value tables as sorted arrays of string ids, to look a doc's words up
 all at once (`look_up(doc.to_array("LOWER"), table)`) instead of token by token. A key is the
 id a doc stores for the word: its hash, or its symbol where spaCy has one ("number", "agent",
-"case" are dependency labels too, so their ids are small numbers, not hashes).
+"mark" and "root" are labels too, so their ids are small numbers, not hashes).
 """
 from typing import Iterable, Mapping, NamedTuple, Union
 
