@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Tuple
 
 import numpy
-from spacy.strings import get_string_id
 
 from ..errors import Errors
+from .word_tables import WordTable, look_up, word_table
 
 TABLE_PATH = Path(__file__).parent / "word_tags.tsv.gz"
 # words seen fewer times than this are left out: their most frequent tag says little
@@ -112,25 +112,18 @@ def write_word_tags(table: Dict[str, Tuple[str, str]], path: Path) -> Tuple[int,
     return len(table), Path(path).stat().st_size
 
 
-# the last tables turned into sorted hash arrays, with the dicts they were made from (kept, so
+# the last tables turned into `word_tables` arrays, with the dicts they were made from (kept, so
 # that an id is not reused while its arrays are here)
-_ARRAYS: List[Tuple[Dict[str, str], numpy.ndarray, numpy.ndarray]] = []
+_ARRAYS: List[Tuple[Dict[str, str], WordTable]] = []
 
 
-def tag_codes(lower_hashes: numpy.ndarray, tags: Dict[str, str]) -> numpy.ndarray:
-    """The `TAG_CODES` of words given by the hashes of their lower-case forms (a doc's
+def tag_codes(lower_ids: numpy.ndarray, tags: Dict[str, str]) -> numpy.ndarray:
+    """The `TAG_CODES` of words given by the string ids of their lower-case forms (a doc's
     `to_array("LOWER")`), 0 for a word not in `tags`."""
-    for table, keys, values in _ARRAYS:
+    for table, arrays in _ARRAYS:
         if table is tags:
             break
     else:
-        keys = numpy.asarray([get_string_id(word) for word in tags], dtype="uint64")
-        values = numpy.asarray([TAG_CODES.get(tag, 0) for tag in tags.values()], dtype="int64")
-        order = numpy.argsort(keys)
-        keys, values = keys[order], values[order]
-        _ARRAYS[:] = [*_ARRAYS[-3:], (tags, keys, values)]
-    hashes = numpy.asarray(lower_hashes, dtype="uint64")
-    if not len(keys):
-        return numpy.zeros(len(hashes), dtype="int64")
-    at = numpy.minimum(numpy.searchsorted(keys, hashes), len(keys) - 1)
-    return numpy.where(keys[at] == hashes, values[at], 0)
+        arrays = word_table({word: TAG_CODES.get(tag, 0) for word, tag in tags.items()})
+        _ARRAYS[:] = [*_ARRAYS[-3:], (tags, arrays)]
+    return look_up(lower_ids, arrays)
