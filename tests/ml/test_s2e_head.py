@@ -216,6 +216,29 @@ def test_more_candidates_than_tokens_score_as_the_formula():
     assert torch.allclose(out.mention_scores, f_m, atol=1e-5)
 
 
+def test_only_the_tokens_candidates_start_or_end_at_are_projected():
+    """Rule-based candidates touch few tokens: the projection runs on those alone, and the
+    scores are the formula's over every token's projection (gradients reach only them)."""
+    torch.manual_seed(0)
+    head = S2ECorefHead(16, 8, dropout=0.0, top_lambda=1.0, entity_equalization=False).eval()
+    x = torch.randn(50, 16, requires_grad=True)
+    starts, ends = torch.tensor([3, 3, 10, 40, 44]), torch.tensor([3, 5, 12, 44, 44])
+    projected = []
+    hook = head.token_proj.register_forward_hook(lambda _, args, __: projected.append(args[0]))
+    out = head([x], [starts], [ends])[0]
+    hook.remove()
+    assert [rows.shape[0] for rows in projected] == [6]  # tokens 3, 5, 10, 12, 40, 44
+    f_m, dense = _dense_scores(head, x, starts, ends)
+    assert torch.allclose(out.mention_scores, f_m, atol=1e-5)
+    for q in range(len(starts)):
+        for k, c in enumerate(out.antecedents[q].tolist()):
+            if out.scores[q, k + 1] > MASKED_SCORE / 2:
+                assert torch.allclose(out.scores[q, k + 1], dense[q, c], atol=1e-4)
+    (out.scores[:, 1:].clamp(min=-10).sum() + out.mention_scores.sum()).backward()
+    touched = x.grad.abs().sum(dim=1) > 0
+    assert touched.nonzero().flatten().tolist() == [3, 5, 10, 12, 40, 44]
+
+
 def test_the_architectures_hand_the_mean_to_the_head():
     from spacy_coref.ml.s2e_coref import build_s2e_coref_v4
     from thinc.api import Linear

@@ -14,10 +14,11 @@ Two additions to the paper's model, both off by default so that older heads comp
   the parse (see `pair_features`) enter the mention and antecedent scores through weights that
   start at zero, so a head loaded from one without features first computes what it did.
 
-Only O(T) token projections are held; mentions are scored from their start and end tokens, and
-antecedents are scored in blocks of queries against a bounded window of earlier mentions, keeping
-the top K, so memory is O(M * K) per document, never a dense T x T or M x M matrix (Entity
-Equalization works on chunks of at most `ee_chunk` mentions).
+Only the tokens that candidates start or end at are projected (O(T) at most); mentions are scored
+from their start and end tokens, and antecedents are scored in blocks of queries against a
+bounded window of earlier mentions, keeping the top K, so memory is O(M * K) per document, never
+a dense T x T or M x M matrix (Entity Equalization works on chunks of at most `ee_chunk`
+mentions).
 """
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -153,11 +154,16 @@ class S2ECorefHead(nn.Module):
         attributes: Optional[Tensor] = None,
     ) -> DocScores:
         hidden = self.mention_bilinear.in_features
-        proj = self.token_proj(self.dropout(x))  # [T, 4h]
+        # Only the tokens that a candidate starts or ends at are projected: rule-based
+        # candidates touch about two in five tokens, and the projection was most of the head's
+        # arithmetic. `rows` holds each token's row: starts[i] is row rows[starts[i]].
+        tokens, rows = _touched_tokens(starts, ends)  # [U], [C + C]
+        start_rows, end_rows = rows[: starts.shape[0]], rows[starts.shape[0] :]  # [C] each
+        proj = self.token_proj(self.dropout(x[tokens]))  # [U, 4h]
         if self.n_schemes:
             scale, shift = self.scheme_scale[scheme], self.scheme_shift[scheme]  # [4h] each
             proj = proj * (1 + SCHEME_GAIN * scale) + SCHEME_GAIN * shift
-        m_s, m_e, a_s, a_e = self.act(proj).split(hidden, dim=1)  # each [T, h]
+        m_s, m_e, a_s, a_e = self.act(proj).split(hidden, dim=1)  # each [U, h]
         scorer = self.feature_scorer if attributes is not None else None
         # in chunks of candidates: a fast pipeline's 100,000-word doc has a million, and their
         # [C, h] start and end vectors and [C, attributes, w] feature embeddings at once took
@@ -166,10 +172,11 @@ class S2ECorefHead(nn.Module):
         scores, vectors = [m_s.new_zeros((0,))], []
         for c0 in range(0, starts.shape[0], MENTION_CHUNK):
             chunk = slice(c0, c0 + MENTION_CHUNK)
+            s_rows, e_rows = start_rows[chunk], end_rows[chunk]  # [c] each
             if by_token is None:
-                f_c = self._mention_scores(m_s[starts[chunk]], m_e[ends[chunk]])  # [c]
+                f_c = self._mention_scores(m_s[s_rows], m_e[e_rows])  # [c]
             else:
-                f_c = _gathered_mention_scores(m_s, *by_token, starts[chunk], ends[chunk])
+                f_c = _gathered_mention_scores(m_s, *by_token, s_rows, e_rows)
             if scorer is not None:
                 vectors.append(scorer.mention_vectors(attributes[chunk]))  # [c, w]
                 f_c = f_c + scorer.mention_scores(vectors[-1])
@@ -180,7 +187,7 @@ class S2ECorefHead(nn.Module):
         if scorer is not None:
             u = torch.cat(vectors) if vectors else scorer.mention_vectors(attributes)  # [C, w]
             features = scorer.kept_features(attributes[kept], u[kept])  # [M, ...]
-        g = torch.cat([a_s[starts[kept]], a_e[ends[kept]]], dim=1)  # [M, 2h]
+        g = torch.cat([a_s[start_rows[kept]], a_e[end_rows[kept]]], dim=1)  # [M, 2h]
         f_m = mention_scores[kept]  # [M]
         mention_ends = None if self.containing_antecedents else ends[kept]  # [M]
         antecedents, pair_scores = self._top_antecedents(g, f_m, mention_ends, features)
@@ -200,15 +207,15 @@ class S2ECorefHead(nn.Module):
         self, m_s: Tensor, m_e: Tensor, n_candidates: int
     ) -> Optional[Tuple[Tensor, Tensor, Tensor]]:
         """The terms of f_m that depend on one token (v_s . m_s, v_e . m_e, B_m m_e), for every
-        token, where candidates outnumber tokens: then the [h, h] map runs once a token instead
-        of once a candidate (a fast pipeline's every short span is a candidate, about ten a
-        token). None where there are fewer candidates than tokens (rule-based mentions).
-        RETURNS ([T] start terms, [T] end terms, [T, h] B_m m_e), or None."""
+        projected token, where candidates outnumber them: then the [h, h] map runs once a token
+        instead of once a candidate (a fast pipeline's every short span is a candidate, about
+        ten a token). None where there are fewer candidates than tokens (rule-based mentions).
+        RETURNS ([U] start terms, [U] end terms, [U, h] B_m m_e), or None."""
         if n_candidates <= m_s.shape[0]:
             return None
-        start_terms = self.mention_start(m_s).squeeze(1)  # [T]
-        end_terms = self.mention_end(m_e).squeeze(1)  # [T]
-        return start_terms, end_terms, self.mention_bilinear(m_e)  # [T], [T], [T, h]
+        start_terms = self.mention_start(m_s).squeeze(1)  # [U]
+        end_terms = self.mention_end(m_e).squeeze(1)  # [U]
+        return start_terms, end_terms, self.mention_bilinear(m_e)  # [U], [U], [U, h]
 
     def _prune(self, mention_scores: Tensor, n_tokens: int) -> Tensor:
         n_candidates = mention_scores.shape[0]
@@ -335,6 +342,12 @@ def _check_attributes(attributes: Optional[List[Tensor]], starts: List[Tensor]) 
         if attrs is None or tuple(attrs.shape) != expected:
             found = "none" if attrs is None else f"shape {tuple(attrs.shape)}"
             raise ValueError(Errors.CE115.format(i=i, expected=expected, found=found))
+
+
+def _touched_tokens(starts: Tensor, ends: Tensor) -> Tuple[Tensor, Tensor]:
+    """The tokens that candidates start or end at, in order, and the row of each start and end
+    among them. RETURNS ([U] token indices, [C + C] rows of starts then ends)."""
+    return torch.unique(torch.cat([starts, ends]), sorted=True, return_inverse=True)
 
 
 def _gathered_mention_scores(
