@@ -134,7 +134,7 @@ def capitalised_spans(doc: Doc, spans: Sequence[MentionOffset]) -> set:
     offsets = numpy.asarray(spans, dtype="int64").reshape((-1, 2))
     if not len(offsets):
         return set()
-    caps = _capitals(doc)
+    caps = capitalised_tokens(doc)
     counts = numpy.concatenate([[0], numpy.cumsum(caps)])
     starts, ends = offsets[:, 0], offsets[:, 1]
     lower = doc.to_array("LOWER").astype("uint64")
@@ -144,7 +144,7 @@ def capitalised_spans(doc: Doc, spans: Sequence[MentionOffset]) -> set:
     return {tuple(o) for o in offsets[keep].tolist()}
 
 
-def _capitals(doc: Doc) -> numpy.ndarray:
+def capitalised_tokens(doc: Doc) -> numpy.ndarray:
     """[T] int64: 1 where a token is capitalised ("Ann", "NASA")."""
     columns = doc.to_array(["IS_TITLE", "IS_UPPER"]).reshape((len(doc), 2))
     return (columns.sum(axis=1) > 0).astype("int64")
@@ -157,7 +157,7 @@ def unparsed_person_name_words(doc: Doc) -> FrozenSet[str]:
     titled names too, the fast pipeline's LitBank dev was 0.11 lower)."""
     if not len(doc):
         return frozenset()
-    caps = _capitals(doc)
+    caps = capitalised_tokens(doc)
     orth = doc.to_array("ORTH").astype("uint64")
     first_names = numpy.isin(orth, _first_name_hashes()) & (caps > 0)
     words = set()

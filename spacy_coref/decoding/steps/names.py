@@ -38,6 +38,7 @@ from ...linguistics.mention_classes import (
 from ...linguistics.name_words import (
     PERSON_ENTS,
     capitalised_spans,
+    capitalised_tokens,
     is_naming_participle_object,
     is_persons_word,
     name_titles,
@@ -101,7 +102,10 @@ def link_repeated_names(
         candidates = set(map(tuple, mentions))
     else:  # the fast pipeline keeps several spans a token: read the capitalised ones
         candidates = capitalised_spans(doc, mentions)
+    capitals = capitalised_tokens(doc)
     for mention in sorted(candidates | clustered):
+        if not capitals[mention[1] - 1]:
+            continue  # a name's last word is capitalised: no Span for the others
         span = doc[mention[0] : mention[1]]
         words = (name_words if parsed else unparsed_name_words)(span, person_words)
         if words is not None:
