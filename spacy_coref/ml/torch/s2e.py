@@ -155,8 +155,8 @@ class S2ECorefHead(nn.Module):
     ) -> DocScores:
         hidden = self.mention_bilinear.in_features
         # Only the tokens that a candidate starts or ends at are projected: rule-based
-        # candidates touch about two in five tokens, and the projection was most of the head's
-        # arithmetic. `rows` holds each token's row: starts[i] is row rows[starts[i]].
+        # candidates start at about a quarter of the tokens and end at about as many, and the
+        # projection was most of the head's arithmetic. Token starts[i] is row start_rows[i].
         tokens, rows = _touched_tokens(starts, ends)  # [U], [C + C]
         start_rows, end_rows = rows[: starts.shape[0]], rows[starts.shape[0] :]  # [C] each
         proj = self.token_proj(self.dropout(x[tokens]))  # [U, 4h]
