@@ -99,10 +99,16 @@ def load_component_weights(nlp: Language, component: str, directory: Path) -> No
         pipe.model.from_bytes(model_path.read_bytes())
     except Exception as e:  # any mismatch in the layer tree names the file
         raise ValueError(Errors.CE266.format(path=model_path, name=component, error=e)) from e
+    saved_head = dict(pipe.model.attrs.get("head_cfg", {}))
     for node, attrs in zip(pipe.model.walk(), configured):
         node.attrs.clear()
         node.attrs.update(attrs)
     logger.info("Loaded pre-trained weights into '%s' from %s", component, directory)
+    head_cfg = pipe.model.attrs.get("head_cfg", {})
+    if head_cfg.get("entity_equalization") and saved_head.get("entity_equalization") is False:
+        # the saved gate was never trained: it would mix in half of the entity at the first step
+        pipe.model.get_ref("head").shims[0]._model.start_entity_equalization()
+        logger.info("Entity Equalization starts with its gate nearly shut in '%s'", component)
 
 
 def encoder_of(nlp: Language, component: str = "coref_cluster") -> Optional[str]:

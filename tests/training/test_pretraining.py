@@ -18,7 +18,7 @@ from spacy.util import fix_random_seed, load_config
 from thinc.api import Adam
 
 from spacy_coref.annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, get_clusters, set_clusters
-from spacy_coref.ml.torch.s2e import S2ECorefHead
+from spacy_coref.ml.torch.s2e import EE_GATE_START_BIAS, S2ECorefHead
 from spacy_coref.training.init_weights import create_init_coref_weights
 from spacy_coref.training.masking import (
     MASCULINE_PRONOUNS,
@@ -469,6 +469,45 @@ def test_init_callback_keeps_the_settings_of_the_config(tmp_path):
         "coref_cluster").to_bytes(exclude=["cfg"])
     doc = student.make_doc("Alice saw Bob . She waved at him .")
     assert len(student.get_pipe("coref_cluster").predict([doc])[0].candidates) > 0
+
+
+def _gate(nlp):
+    head = nlp.get_pipe("coref_cluster").model.get_ref("head").shims[0]._model
+    return head.ee_gate.weight.detach().clone(), head.ee_gate.bias.detach().clone()
+
+
+def _cnn_nlp_with(seed: int, **head):
+    fix_random_seed(seed)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("coref_cluster", config={"model": {**SMALL["model"], **head}})
+    return _initialized(nlp)
+
+
+def test_entity_equalization_starts_with_its_gate_nearly_shut(tmp_path):
+    """A head trained without Entity Equalization never trained its gate: loaded into a config
+    that turns it on, the gate starts with zero weights and EE_GATE_START_BIAS. A head trained
+    with it keeps its own gate, and one that stays without it is loaded as saved."""
+    (tmp_path / "without").mkdir()
+    (tmp_path / "with").mkdir()
+    without = _cnn_nlp_with(0, entity_equalization=False)
+    without.get_pipe("coref_cluster").to_disk(tmp_path / "without" / "coref_cluster")
+    with_ee = _cnn_nlp_with(1, entity_equalization=True)
+    with_ee.get_pipe("coref_cluster").to_disk(tmp_path / "with" / "coref_cluster")
+
+    turned_on = _cnn_nlp_with(2, entity_equalization=True, ee_mean=True)
+    create_init_coref_weights(tmp_path / "without")(turned_on)
+    weight, bias = _gate(turned_on)
+    assert not weight.any()
+    assert bias.eq(EE_GATE_START_BIAS).all()
+    assert _gate(without)[1].ne(EE_GATE_START_BIAS).all()  # the saved gate was another
+
+    kept = _cnn_nlp_with(3, entity_equalization=True)
+    create_init_coref_weights(tmp_path / "with")(kept)
+    assert all(numpy.array_equal(a, b) for a, b in zip(_gate(kept), _gate(with_ee)))
+
+    still_off = _cnn_nlp_with(4, entity_equalization=False)
+    create_init_coref_weights(tmp_path / "without")(still_off)
+    assert all(numpy.array_equal(a, b) for a, b in zip(_gate(still_off), _gate(without)))
 
 
 def _initialized_with_mentions(nlp):

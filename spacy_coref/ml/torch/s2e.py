@@ -43,6 +43,9 @@ FEATURE_PREFIX = "feature_scorer."
 MIN_KEPT = 20
 # Candidates whose mention scores are computed at once.
 MENTION_CHUNK = 65536
+# The Entity Equalization gate's bias when a head trained without it turns it on: sigmoid(2) =
+# 0.88 of each mention's own representation, a mild start where the gate still learns.
+EE_GATE_START_BIAS = 2.0
 
 
 class DocScores(NamedTuple):
@@ -101,6 +104,15 @@ class S2ECorefHead(nn.Module):
             self.scheme_shift = nn.Parameter(torch.zeros(n_schemes, 4 * hidden))
         # Linguistic features (0: none, as v1 and v2): their output weights start at zero.
         self.feature_scorer = FeatureScorer(feature_width) if feature_width else None
+
+    def start_entity_equalization(self) -> None:
+        """Start the Entity Equalization gate of a head trained without it: weights zero and
+        bias EE_GATE_START_BIAS, so each mention keeps most of its own representation and the
+        head first computes nearly what it did (an untrained gate would mix in half of the
+        entity's at once)."""
+        with torch.no_grad():
+            self.ee_gate.weight.zero_()
+            self.ee_gate.bias.fill_(EE_GATE_START_BIAS)
 
     @property
     def n_schemes(self) -> int:
