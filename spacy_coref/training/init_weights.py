@@ -12,6 +12,8 @@ With `path = null` it does nothing. Only the weights are loaded: the component's
 (`spacy-coref export-default`, e.g. the shipped `spacy_coref/accurate_model`) stores only the
 encoder weights that training changed, in `encoder_changes.safetensors`: with `path` set to it,
 they are copied into the encoder as published, so a round goes on from the shipped weights.
+A head saved without Entity Equalization, loaded where the config turns it on, gets a gate that
+starts nearly shut (`S2ECorefHead.start_entity_equalization`): its own was never trained.
 """
 
 import logging
