@@ -68,7 +68,9 @@ def main(
     a_nlp = load_coref_pipeline(str(model_a), vocab)
     b_nlp = load_coref_pipeline(str(model_b), vocab)
     n = interpolate(a_nlp, b_nlp, t)
-    save_coref_pipeline(a_nlp, output, half=True)  # with A's config, meta and model card
+    # A's config and model card, which say where the weights came from
+    a_nlp.meta["interpolated"] = {"a": str(model_a), "b": str(model_b), "t": t}
+    save_coref_pipeline(a_nlp, output, half=True)
     print(f"{n} weight tensors at t={t} -> {output}")
 
 

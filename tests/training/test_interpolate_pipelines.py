@@ -61,3 +61,4 @@ def test_the_output_loads_with_the_interpolated_weights(script, tmp_path):
     loaded = load_coref_pipeline(str(tmp_path / "out"), spacy.blank("en").vocab)
     bias = script.torch_modules(loaded)["coref_cluster"].antecedent_bilinear.bias
     assert torch.allclose(bias, expected.detach(), atol=1e-6)
+    assert loaded.meta["interpolated"]["t"] == 0.5
