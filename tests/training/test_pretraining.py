@@ -205,10 +205,11 @@ def _initialized(nlp):
     return nlp
 
 
-def _cnn_nlp(seed: int):
+def _cnn_nlp(seed: int, **head):
+    """A small coref_cluster on a CNN, initialized; `head`: settings of its model."""
     fix_random_seed(seed)
     nlp = spacy.blank("en")
-    nlp.add_pipe("coref_cluster", config=SMALL)
+    nlp.add_pipe("coref_cluster", config={"model": {**SMALL["model"], **head}})
     return _initialized(nlp)
 
 
@@ -476,36 +477,29 @@ def _gate(nlp):
     return head.ee_gate.weight.detach().clone(), head.ee_gate.bias.detach().clone()
 
 
-def _cnn_nlp_with(seed: int, **head):
-    fix_random_seed(seed)
-    nlp = spacy.blank("en")
-    nlp.add_pipe("coref_cluster", config={"model": {**SMALL["model"], **head}})
-    return _initialized(nlp)
-
-
 def test_entity_equalization_starts_with_its_gate_nearly_shut(tmp_path):
     """A head trained without Entity Equalization never trained its gate: loaded into a config
     that turns it on, the gate starts with zero weights and EE_GATE_START_BIAS. A head trained
     with it keeps its own gate, and one that stays without it is loaded as saved."""
     (tmp_path / "without").mkdir()
     (tmp_path / "with").mkdir()
-    without = _cnn_nlp_with(0, entity_equalization=False)
+    without = _cnn_nlp(0, entity_equalization=False)
     without.get_pipe("coref_cluster").to_disk(tmp_path / "without" / "coref_cluster")
-    with_ee = _cnn_nlp_with(1, entity_equalization=True)
+    with_ee = _cnn_nlp(1, entity_equalization=True)
     with_ee.get_pipe("coref_cluster").to_disk(tmp_path / "with" / "coref_cluster")
 
-    turned_on = _cnn_nlp_with(2, entity_equalization=True, ee_mean=True)
+    turned_on = _cnn_nlp(2, entity_equalization=True, ee_mean=True)
     create_init_coref_weights(tmp_path / "without")(turned_on)
     weight, bias = _gate(turned_on)
     assert not weight.any()
     assert bias.eq(EE_GATE_START_BIAS).all()
     assert _gate(without)[1].ne(EE_GATE_START_BIAS).all()  # the saved gate was another
 
-    kept = _cnn_nlp_with(3, entity_equalization=True)
+    kept = _cnn_nlp(3, entity_equalization=True)
     create_init_coref_weights(tmp_path / "with")(kept)
     assert all(numpy.array_equal(a, b) for a, b in zip(_gate(kept), _gate(with_ee)))
 
-    still_off = _cnn_nlp_with(4, entity_equalization=False)
+    still_off = _cnn_nlp(4, entity_equalization=False)
     create_init_coref_weights(tmp_path / "without")(still_off)
     assert all(numpy.array_equal(a, b) for a, b in zip(_gate(still_off), _gate(without)))
 
