@@ -265,6 +265,11 @@ def ensure_head(model: Model, n_in: int) -> None:
     model.set_dim("nI", n_in)
 
 
+def head_module(model: Model) -> S2ECorefHead:
+    """The torch head inside a built s2e model (after `ensure_head`)."""
+    return model.get_ref("head").shims[0]._model
+
+
 def init(model: Model, X: Optional[InT] = None, Y: Any = None) -> Model:
     tok2vec = model.get_ref("tok2vec")
     if X is not None:

@@ -25,6 +25,7 @@ from spacy.language import Language
 from spacy.util import registry
 
 from ..errors import Errors
+from ..ml.s2e_coref import head_module
 from ..pipeline.coref import ENCODER_CHANGES, load_encoder_changes
 
 logger = logging.getLogger("spacy_coref")
@@ -109,7 +110,7 @@ def load_component_weights(nlp: Language, component: str, directory: Path) -> No
     head_cfg = pipe.model.attrs.get("head_cfg", {})
     if head_cfg.get("entity_equalization") and saved_head.get("entity_equalization") is False:
         # the saved gate was never trained: it would mix in half of the entity at the first step
-        pipe.model.get_ref("head").shims[0]._model.start_entity_equalization()
+        head_module(pipe.model).start_entity_equalization()
         logger.info("Entity Equalization starts with its gate nearly shut in '%s'", component)
 
 

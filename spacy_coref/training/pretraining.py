@@ -32,7 +32,7 @@ from thinc.types import Floats2d
 
 from ..annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, set_clusters
 from ..errors import Errors
-from ..ml.s2e_coref import CorefScores, head_inputs
+from ..ml.s2e_coref import CorefScores, head_inputs, head_module
 from ..types import MentionOffset
 from .init_weights import encoder_of
 from .masking import PRONOUN_CLASSES, mask_spans, name_clusters, pronoun_targets
@@ -199,9 +199,8 @@ class Pretrainer:
         self.frozen = list(frozen)
         self.coref = nlp.get_pipe(COMPONENT)
         self.model: Model = self.coref.model
-        head_module = self.model.get_ref("head").shims[0]._model
         self.pronoun_model = build_pronoun_model(
-            head_module, len(PRONOUN_CLASSES), hidden=hidden, dropout=dropout
+            head_module(self.model), len(PRONOUN_CLASSES), hidden=hidden, dropout=dropout
         )
         self.encoder = encoder_of(nlp)
 

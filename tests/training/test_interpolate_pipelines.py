@@ -36,6 +36,8 @@ def test_each_weight_moves_the_share_t_towards_b(script):
         b_encoder.embeddings.word_embeddings.weight.mul_(3.0)
     encoder_before = a_encoder.embeddings.word_embeddings.weight.detach().clone()
     n = script.interpolate(a, b, 0.25)
+    # every weight of the shipped architecture lives in the two torch modules
+    assert script.thinc_weights(a) == []
     assert n == len(a_head.state_dict()) + len(a_encoder.state_dict())
     assert torch.allclose(a_head.token_proj.weight, before + 0.25)
     assert torch.allclose(a_encoder.embeddings.word_embeddings.weight, encoder_before * 1.5)

@@ -18,6 +18,7 @@ from spacy.util import fix_random_seed, load_config
 from thinc.api import Adam
 
 from spacy_coref.annotations import GOLD_MENTIONS_KEY, MENTIONS_KEY, get_clusters, set_clusters
+from spacy_coref.ml.s2e_coref import head_module
 from spacy_coref.ml.torch.s2e import EE_GATE_START_BIAS, S2ECorefHead
 from spacy_coref.training.init_weights import create_init_coref_weights
 from spacy_coref.training.masking import (
@@ -473,7 +474,7 @@ def test_init_callback_keeps_the_settings_of_the_config(tmp_path):
 
 
 def _gate(nlp):
-    head = nlp.get_pipe("coref_cluster").model.get_ref("head").shims[0]._model
+    head = head_module(nlp.get_pipe("coref_cluster").model)
     return head.ee_gate.weight.detach().clone(), head.ee_gate.bias.detach().clone()
 
 

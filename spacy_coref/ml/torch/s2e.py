@@ -44,7 +44,8 @@ MIN_KEPT = 20
 # Candidates whose mention scores are computed at once.
 MENTION_CHUNK = 65536
 # The Entity Equalization gate's bias when a head trained without it turns it on: sigmoid(2) =
-# 0.88 of each mention's own representation, a mild start where the gate still learns.
+# 0.88 of each mention's own representation, a mild start short of the sigmoid's flat tail (at
+# fine-tuning rates it hardly moves: docs/record/training_rounds.md).
 EE_GATE_START_BIAS = 2.0
 
 
