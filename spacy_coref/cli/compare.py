@@ -17,7 +17,8 @@ from ..training.comparison import (
 from ..training.evaluation import BASE_PIPELINE, follow_scheme, load_coref_nlp
 from ._app import app, fail_one_line
 
-LABELS = {"muc": "MUC", "b3": "B3", "ceafe": "CEAFe", "conll_f1": "CoNLL F1", "gap_f1": "GAP F1"}
+LABELS = {"muc": "MUC", "b3": "B3", "ceafe": "CEAFe", "conll_f1": "CoNLL F1", "gap_f1": "GAP F1",
+          "accuracy": "Accuracy"}
 
 
 @app.command("compare")
@@ -110,8 +111,8 @@ def show_comparison(result: Dict[str, Any]) -> None:
     for name, key in zip(names, ("a", "b")):
         msg.info(f"{name}: {_constraints_text(result[key]['constraints'])}")
     rows = []
-    for group in ("conll", "gap"):
-        for metric, d in (result[group] or {}).items():
+    for group in ("conll", "gap", "problems"):
+        for metric, d in (result.get(group) or {}).items():
             interval = f"[{d['low']:+.2f}, {d['high']:+.2f}]"
             figures = (f"{d['a']:.2f}", f"{d['b']:.2f}", f"{d['difference']:+.2f}")
             rows.append((LABELS.get(metric, metric), *figures, interval, f"{d['p_b_better']:.3f}"))
@@ -119,7 +120,11 @@ def show_comparison(result: Dict[str, Any]) -> None:
     header = ("metric", "A", "B", "B-A", f"{percent} interval", "P(B>A)")
     msg.table(rows, header=header, aligns=("l", "r", "r", "r", "r", "r"), divider=True)
     singletons = "kept" if result["keep_singletons"] else "removed"
+    problems = ""
+    if result.get("n_problems") or result.get("n_problems_skipped"):
+        problems = (f", {result['n_problems']} pronoun problems (accuracy; "
+                    f"{result['n_problems_skipped']} with no choice skipped)")
     msg.info(
         f"{result['n_conll_docs']} docs (singletons {singletons}), {result['n_gap_examples']} "
-        f"GAP examples; {result['n_resamples']} resamples, seed {result['seed']}"
+        f"GAP examples{problems}; {result['n_resamples']} resamples, seed {result['seed']}"
     )

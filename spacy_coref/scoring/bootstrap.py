@@ -12,7 +12,8 @@ neither).
 
 Counts are arrays of shape [n_docs, k]: for CoNLL, the four counts (r_num, r_den, p_num, p_den)
 of MUC, B-cubed and CEAF-e in that order (`conll_counts_array`); for GAP, each example's
-TP, FP and FN over its two decisions (`gap_counts_array`; an example is resampled as a unit).
+TP, FP and FN over its two decisions (`gap_counts_array`; an example is resampled as a unit);
+for pronoun problems, each problem's (right, 1) (`accuracy_counts_array`).
 """
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, Mapping, Sequence, Tuple
@@ -27,6 +28,7 @@ from .metrics import Counts
 CONLL_METRICS = ("muc", "b3", "ceafe")
 COUNT_FIELDS = ("r_num", "r_den", "p_num", "p_den")
 GAP_FIELDS = ("tp", "fp", "fn")
+ACCURACY_FIELDS = ("right", "total")
 Statistic = Callable[[numpy.ndarray], Dict[str, numpy.ndarray]]
 
 
@@ -74,6 +76,16 @@ def gap_counts_array(example_counts: Sequence[GapCounts]) -> numpy.ndarray:
     return numpy.asarray(rows, dtype="float64").reshape((-1, len(GAP_FIELDS)))
 
 
+def accuracy_counts_array(outcomes: Sequence[bool]) -> numpy.ndarray:
+    """Per-problem counts of the accuracy as one array.
+
+    outcomes (Sequence[bool]): whether each problem was answered rightly.
+    RETURNS (numpy.ndarray): [n_problems, 2] float64: right (0 or 1), total (1).
+    """
+    rows = [[float(right), 1.0] for right in outcomes]
+    return numpy.asarray(rows, dtype="float64").reshape((-1, len(ACCURACY_FIELDS)))
+
+
 def _ratio(num: numpy.ndarray, den: numpy.ndarray) -> numpy.ndarray:
     """num / den, 0 where den is 0 (as `Counts.recall` does)."""
     return numpy.divide(num, den, out=numpy.zeros_like(num), where=den != 0)
@@ -108,6 +120,17 @@ def gap_f1s(summed: numpy.ndarray) -> Dict[str, numpy.ndarray]:
     summed = _checked_columns(summed, len(GAP_FIELDS), "GAP")
     tp, fp, fn = (summed[..., j] for j in range(len(GAP_FIELDS)))
     return {"gap_f1": 100 * _f1(_ratio(tp, tp + fp), _ratio(tp, tp + fn))}
+
+
+def accuracies(summed: numpy.ndarray) -> Dict[str, numpy.ndarray]:
+    """Accuracy in percent from summed counts.
+
+    summed (numpy.ndarray): [..., 2] right and total summed over problems
+        (`accuracy_counts_array`).
+    RETURNS (Dict[str, numpy.ndarray]): "accuracy", of shape [...].
+    """
+    summed = _checked_columns(summed, len(ACCURACY_FIELDS), "accuracy")
+    return {"accuracy": 100 * _ratio(summed[..., 0], summed[..., 1])}
 
 
 def resample_indices(n_docs: int, *, n_resamples: int = 1000, seed: int = 0) -> numpy.ndarray:
@@ -207,6 +230,16 @@ def bootstrap_gap(
     a, b = _checked_pair(counts_a, counts_b)
     _checked_columns(a, len(GAP_FIELDS), "GAP")
     return paired_bootstrap(a, b, gap_f1s, **options)
+
+
+def bootstrap_accuracy(
+    counts_a: numpy.ndarray, counts_b: numpy.ndarray, **options: Any
+) -> Dict[str, PairedDifference]:
+    """`paired_bootstrap` of the accuracy on pronoun problems, each problem resampled as a unit
+    (`accuracy_counts_array` counts). Options as for `paired_bootstrap`."""
+    a, b = _checked_pair(counts_a, counts_b)
+    _checked_columns(a, len(ACCURACY_FIELDS), "accuracy")
+    return paired_bootstrap(a, b, accuracies, **options)
 
 
 def _checked_pair(a: numpy.ndarray, b: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:

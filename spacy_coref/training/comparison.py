@@ -2,7 +2,8 @@
 runs once, its antecedent scores are kept (`scored_docs`), the clusters are decoded under the
 constraint lists A and B (`redecode_docs`), and each document's metric counts go to a paired
 bootstrap over documents (`spacy_coref.scoring.bootstrap`): CoNLL metrics for fully annotated
-docs, GAP F1 (detected mentions) for GAP docs, each GAP example resampled as a unit. Two
+docs, GAP F1 (detected mentions) for GAP docs, each GAP example resampled as a unit, and the
+accuracy on pronoun problems (WinoGrande, the Winograd schemas, PDP), each problem a unit. Two
 pipelines compare the same way (`compare_models`, `spacy-coref compare A DATA --model-b B`),
 each decoded as it ships."""
 import time
@@ -17,10 +18,15 @@ from ..errors import Errors
 from ..pipeline.cluster import CorefCluster
 from ..pipeline.constraints import check_constraints
 from ..scoring.bootstrap import (
+    accuracy_counts_array,
+    bootstrap_accuracy,
     bootstrap_conll,
     bootstrap_gap,
     conll_counts_array,
     gap_counts_array,
+)
+from ..scoring.pronoun_problems import (
+    is_pronoun_problem_doc, problem_roles, pronoun_problem_outcomes,
 )
 from .evaluation import (
     cluster_components,
@@ -122,8 +128,9 @@ def compare_decodings(
     confidence (float): the coverage of the intervals.
     batch_size (int): docs per batch.
     RETURNS (Dict[str, Any]): "a", "b" (each {"constraints": [...]}), "conll" (by metric:
-        muc, b3, ceafe, conll_f1) and "gap" (gap_f1), each a `PairedDifference.to_dict()` or
-        None without such docs, "n_conll_docs", "n_gap_examples", the settings, "seconds".
+        muc, b3, ceafe, conll_f1), "gap" (gap_f1) and "problems" (accuracy), each a
+        `PairedDifference.to_dict()` or None without such docs, "n_conll_docs",
+        "n_gap_examples", "n_problems", "n_problems_skipped", the settings, "seconds".
     """
     options = _checked_options(n_resamples, seed, confidence)
     cluster = the_cluster_component(nlp)
@@ -208,32 +215,53 @@ def _checked_options(n_resamples: int, seed: int, confidence: float) -> Dict[str
 
 
 class _GoldSplit:
-    """The gold docs split into fully annotated ones (CoNLL metrics) and GAP examples."""
+    """The gold docs split into fully annotated ones (CoNLL metrics), GAP examples (GAP F1) and
+    pronoun problems (accuracy). A problem with no choice to get right (BUG's one candidate)
+    is skipped, for both sides alike, and counted."""
 
     def __init__(self, references: List[Doc]):
-        self.is_gap = [GOLD_MENTIONS_KEY in ref.spans for ref in references]
-        self.conll = [ref for ref, gap in zip(references, self.is_gap) if not gap]
-        self.gap = [ref for ref, gap in zip(references, self.is_gap) if gap]
-        if not self.conll and not self.gap:
+        self.kinds = [_kind(ref) for ref in references]
+        self.conll = self._of(references, "conll")
+        self.gap = self._of(references, "gap")
+        self.problems = self._of(references, "problem")
+        self.scored = [problem_roles(ref) is not None for ref in self.problems]
+        if not self.conll and not self.gap and not any(self.scored):
             raise ValueError(Errors.CE421.format(what="document in the data"))
 
-    def counts(self, docs: List[Doc], keep_singletons: bool) -> Tuple[Any, Any]:
-        """Each document's CoNLL counts and each GAP example's counts, as arrays."""
-        conll_preds = [doc for doc, gap in zip(docs, self.is_gap) if not gap]
-        gap_preds = [doc for doc, gap in zip(docs, self.is_gap) if gap]
-        conll = conll_doc_counts(self.conll, conll_preds, keep_singletons=keep_singletons)
-        return conll_counts_array(conll), gap_counts_array(gap_example_counts(self.gap, gap_preds))
+    def _of(self, docs: List[Doc], kind: str) -> List[Doc]:
+        return [doc for doc, k in zip(docs, self.kinds) if k == kind]
+
+    def counts(self, docs: List[Doc], keep_singletons: bool) -> Tuple[Any, Any, Any]:
+        """Each document's CoNLL counts, each GAP example's and each problem's, as arrays."""
+        conll = conll_doc_counts(self.conll, self._of(docs, "conll"),
+                                 keep_singletons=keep_singletons)
+        gap = gap_example_counts(self.gap, self._of(docs, "gap"))
+        outcomes = pronoun_problem_outcomes(self._of(docs, "problem"), self.problems)
+        right = [outcome[1] for outcome in outcomes if outcome is not None]
+        return conll_counts_array(conll), gap_counts_array(gap), accuracy_counts_array(right)
 
     def bootstrapped(self, counts_a, counts_b, options: Dict[str, Any]) -> Dict[str, Any]:
-        (conll_a, gap_a), (conll_b, gap_b) = counts_a, counts_b
+        (conll_a, gap_a, right_a), (conll_b, gap_b, right_b) = counts_a, counts_b
         conll = bootstrap_conll(conll_a, conll_b, **options) if self.conll else None
         gap = bootstrap_gap(gap_a, gap_b, **options) if self.gap else None
+        n_problems = sum(self.scored)
+        problems = bootstrap_accuracy(right_a, right_b, **options) if n_problems else None
         return {
             "conll": _as_dicts(conll),
             "gap": _as_dicts(gap),
+            "problems": _as_dicts(problems),
             "n_conll_docs": len(self.conll),
             "n_gap_examples": len(self.gap),
+            "n_problems": n_problems,
+            "n_problems_skipped": len(self.problems) - n_problems,
         }
+
+
+def _kind(reference: Doc) -> str:
+    """Which metric scores a gold doc: "problem", "gap" (labelled spans) or "conll"."""
+    if is_pronoun_problem_doc(reference):
+        return "problem"
+    return "gap" if GOLD_MENTIONS_KEY in reference.spans else "conll"
 
 
 def _as_dicts(result: Optional[Dict[str, Any]]) -> Optional[Dict[str, Dict[str, Any]]]:

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.tokens import DocBin
+from spacy.tokens import DocBin, Span, SpanGroup
 from typer.testing import CliRunner
 
-from spacy_coref.annotations import set_clusters
+from spacy_coref.annotations import GOLD_MENTIONS_KEY, set_clusters
 from spacy_coref.cli import app
 from spacy_coref.formats import read_docs
+from spacy_coref.formats.pronoun_problems import PROBLEM_KIND
 from spacy_coref.pipeline.constraints import DEFAULT_CONSTRAINTS
 from spacy_coref.training.comparison import compare_decodings, compare_models, compared_decodings
 from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp, use_constraints
@@ -76,6 +77,33 @@ def gap_data(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("compare-gap") / "gap.tsv"
     rows = [gap_row(*example) for example in GAP_EXAMPLES]
     path.write_text("\n".join([GAP_HEADER, *rows]) + "\n", encoding="utf8")
+    return path
+
+
+# (text, PRONOUN, A, B, the answer) as token offsets; the last has one candidate (BUG's kind)
+PROBLEMS = [
+    ("Anna thanked Maria because she had helped .", (4, 5), (0, 1), (2, 3), "B"),
+    ("Tom called Ed because he was late .", (4, 5), (0, 1), (2, 3), "A"),
+    ("The cup fell off the shelf because it was wet .", (7, 8), (0, 2), (4, 6), "B"),
+    ("Mary said that she would come .", (3, 4), (0, 1), None, "A"),
+]
+
+
+@pytest.fixture(scope="module")
+def problem_data(tmp_path_factory) -> Path:
+    """Pronoun problems as `make-corpus` writes them: three with two candidates, one without."""
+    nlp = spacy.blank("en")
+    docs = []
+    for text, pronoun, a, b, answer in PROBLEMS:
+        doc = nlp.make_doc(text)
+        roles = {"PRONOUN": pronoun, "A": a, "B": b}
+        spans = [Span(doc, *roles[r], label=r) for r in ("PRONOUN", "A", "B") if roles[r]]
+        doc.spans[GOLD_MENTIONS_KEY] = SpanGroup(doc, name=GOLD_MENTIONS_KEY, spans=spans)
+        set_clusters(doc, [[pronoun, roles[answer]]])
+        doc.user_data[PROBLEM_KIND] = "bug" if b is None else "winogrande"
+        docs.append(doc)
+    path = tmp_path_factory.mktemp("compare-problems") / "problems.spacy"
+    DocBin(docs=docs, store_user_data=True).to_disk(path)
     return path
 
 
@@ -196,6 +224,23 @@ def test_two_models_give_the_figures_evaluate_gives_each(tiny_model, unlinking_m
     table = runner.invoke(app, ["compare", str(tiny_model), str(conll_data), "--model-b",
                                 str(unlinking_model)])
     assert table.exit_code == 0 and f"B ({unlinking_model})" in table.output
+
+
+def test_pronoun_problems_are_compared_by_accuracy(tiny_model, unlinking_model, problem_data):
+    out = run_json(tiny_model, problem_data, "--model-b", unlinking_model, "--n-resamples", "50")
+    assert out["conll"] is None and out["gap"] is None  # problems are scored by accuracy only
+    assert out["n_problems"] == 3 and out["n_problems_skipped"] == 1
+    accuracy = out["problems"]["accuracy"]
+    nlp = load_coref_nlp(str(tiny_model))
+    two_candidates = read_docs(problem_data, vocab=nlp.vocab)[:3]
+    expected = evaluate_docs(nlp, two_candidates)["pronoun_problems"]
+    assert accuracy["a"] == pytest.approx(expected["accuracy"])
+    assert accuracy["b"] == 0.0  # B links nothing: every pronoun alone is wrong
+    assert accuracy["difference"] == pytest.approx(-accuracy["a"])
+    table = runner.invoke(app, ["compare", str(tiny_model), str(problem_data), "--model-b",
+                                str(tiny_model)])
+    assert table.exit_code == 0 and "Accuracy" in table.output
+    assert "3 pronoun problems" in table.output and "1 with no choice skipped" in table.output
 
 
 def test_two_models_need_the_same_documents(tiny_model, conll_data, gap_data):

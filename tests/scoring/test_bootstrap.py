@@ -7,6 +7,9 @@ import pytest
 
 from spacy_coref.scoring.bootstrap import (
     CONLL_METRICS,
+    accuracies,
+    accuracy_counts_array,
+    bootstrap_accuracy,
     bootstrap_conll,
     bootstrap_gap,
     conll_counts_array,
@@ -187,6 +190,27 @@ def test_gap_counts_and_bootstrap():
     assert gap.low <= gap.difference <= gap.high and gap.p_b_better > 0.9
     # an example is resampled as a unit: doc 1 twice is its TP, FP and FN twice
     assert resampled_sums(per_example[0], numpy.asarray([[1, 1]])).tolist() == [[0, 2, 2]]
+
+
+def test_accuracy_counts_and_bootstrap():
+    a = accuracy_counts_array([True, False, False, True])
+    b = accuracy_counts_array([True, True, False, True])
+    assert a.tolist() == [[1, 1], [0, 1], [0, 1], [1, 1]]
+    assert accuracies(a.sum(axis=0))["accuracy"] == pytest.approx(50.0)
+    result = bootstrap_accuracy(a, b, n_resamples=500)
+    assert list(result) == ["accuracy"]
+    accuracy = result["accuracy"]
+    assert (accuracy.a, accuracy.b, accuracy.difference) == (50.0, 75.0, 25.0)
+    # B is never worse on a problem, so no resample has B below A, and problem 1 decides
+    assert accuracy.p_b_worse == 0.0 and accuracy.low >= 0.0
+    assert 0.5 < accuracy.p_b_better < 1.0  # resamples without problem 1 tie
+    same = bootstrap_accuracy(a, a, n_resamples=50)["accuracy"]
+    assert same.difference == same.low == same.high == 0.0
+    assert accuracy_counts_array([]).shape == (0, 2)
+    with pytest.raises(ValueError, match="CE421"):
+        bootstrap_accuracy([], [])
+    with pytest.raises(ValueError, match="CE424"):
+        bootstrap_accuracy(numpy.ones((3, 3)), numpy.ones((3, 3)))
 
 
 def test_a_thousand_resamples_of_500_documents_take_well_under_a_second():
