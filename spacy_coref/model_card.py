@@ -118,6 +118,11 @@ CITATIONS = {
     "bug": ("Shahar Levy, Koren Lazar and Gabriel Stanovsky (2021). Collecting a Large-Scale "
             "Gender Bias Dataset for Coreference Resolution and Machine Translation. In "
             "Findings of EMNLP 2021."),
+    "wikipedia": "Wikipedia contributors. Wikipedia, The Free Encyclopedia (English).",
+    "chitchat": ("BYU Perception, Control and Cognition Laboratory. The chit-chat dataset "
+                 "(PyPI chitchat-dataset 0.9.0)."),
+    "fcoref": ("Shon Otmazgin, Arie Cattan and Yoav Goldberg (2022). F-coref: Fast, Accurate "
+               "and Easy to Use Coreference Resolution. In AACL-IJCNLP 2022 (demonstrations)."),
     "parser": ("Matthew Honnibal, Ines Montani, Sofie Van Landeghem and Adriane Boyd (2020). "
                "spaCy: Industrial-strength Natural Language Processing in Python. "
                "doi:10.5281/zenodo.1212303."),
@@ -134,6 +139,7 @@ def model_card(
     gum_genres: Optional[Sequence[str]] = None,
     kind: str = "default",
     pronoun_problems: bool = False,
+    silver: Optional[str] = None,
 ) -> Card:
     """The model card of the shipped model, as meta.json keys.
 
@@ -151,6 +157,9 @@ def model_card(
     kind (str): Which shipped pipeline the card describes: "default", "fast" or "accurate".
     pronoun_problems (bool): The model was trained on the pronoun problems of `make-corpus`
         (WinoGrande, the Winograd schemas, PDP, BUG): the card lists them as sources.
+    silver (Optional[str]): The teacher whose labels of modern text (Wikipedia and chat,
+        `spacy-coref distill-label`) the model learned from, e.g. "coref_mpnet_accurate
+        0.4.0": the card lists the texts and the teacher as sources. None: no silver data.
     RETURNS (Card): The card's meta.json keys. With `metrics_dir`, also the optional
         <prefix>_winogrande.json (accuracy) and <prefix>_behaviour.json (the suite, its
         stereotype halves both ways) where they are there.
@@ -162,7 +171,9 @@ def model_card(
     if not name.isidentifier() or not version.strip():
         raise ValueError(Errors.CE351.format(name=name, version=version))
     genre_licenses = gum_genre_licenses(gum_genres)
-    license_name = weights_license(genre_licenses)
+    # Wikipedia's share-alike terms reach weights that learned from its text
+    silver_text = {"Wikipedia (silver)": "CC BY-SA 3.0"} if silver else {}
+    license_name = weights_license({**genre_licenses, **silver_text})
     card: Card = {
         "name": name,
         "version": version,
@@ -171,10 +182,12 @@ def model_card(
         "email": getattr(about, "__email__", ""),
         "url": getattr(about, "__uri__", ""),
         "license": license_name,
-        "license_notes": license_notes(license_name, genre_licenses, kind),
-        "sources": card_sources(genre_licenses, kind) + (
-            pronoun_problem_sources() if pronoun_problems else []
-        ),
+        "license_notes": license_notes(license_name, genre_licenses, kind) + (
+            " The weights also learned from English Wikipedia text (CC BY-SA 3.0) and chat "
+            "conversations (MIT), labelled by the teacher named in 'sources'." if silver else ""),
+        "sources": card_sources(genre_licenses, kind)
+        + (pronoun_problem_sources() if pronoun_problems else [])
+        + (silver_sources(silver) if silver else []),
         "requirements": [about.__title__ + get_minor_version_range(about.__version__)],
     }
     if kind == "accurate":
@@ -383,6 +396,24 @@ def pronoun_problem_sources() -> List[Dict[str, str]]:
         {"name": "BUG (gold Wikipedia sentences)", "url": "https://github.com/SLAB-NLP/BUG",
          "license": "MIT (BUG); the sentences are Wikipedia text, CC BY-SA",
          "citation": CITATIONS["bug"], "role": role + ": an occupation and its pronoun"},
+    ]
+
+
+def silver_sources(teacher: str) -> List[Dict[str, str]]:
+    """The modern text that a teacher labelled for the model to learn from (`distill-label`
+    on ../shared/data/modern), as card sources: the texts and the teacher."""
+    role = f"silver training data: the texts, labelled by the teacher ({teacher})"
+    return [
+        {"name": "English Wikipedia (chunks of ../shared/data/modern)",
+         "url": "https://en.wikipedia.org", "license": "CC BY-SA 3.0",
+         "citation": CITATIONS["wikipedia"], "role": role},
+        {"name": "BYU PCC chit-chat conversations",
+         "url": "https://pypi.org/project/chitchat-dataset/", "license": "MIT", "citation": CITATIONS["chitchat"], "role": role},
+        {"name": f"Teacher: {teacher}", "url": "spacy_coref/accurate_model (in this package)",
+         "license": "CC BY-SA 3.0 (weights), Apache-2.0 (its encoder)",
+         "citation": CITATIONS["fcoref"],
+         "role": "its clusters and antecedent distributions on the texts above and on GAP's "
+                 "training rows (distillation, as F-coref distils a larger teacher)"},
     ]
 
 

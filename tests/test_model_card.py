@@ -556,3 +556,18 @@ def test_the_pronoun_problems_and_the_stereotype_halves_on_the_card(metrics_dir)
     assert "WinoGrande" in card["notes"]  # LICENSES.md lists them
     assert "copies and the pronoun problems" in card["weights"]
     assert validate(ModelMetaSchema, {**SPACY_META, **card}) == []
+
+
+def test_silver_sources_and_their_share_alike_terms():
+    plain = model_card(gum_genres=["academic"])  # CC BY 4.0 texts only
+    assert plain["license"] == "CC BY 4.0"
+    assert not any("Wikipedia" in source["name"] for source in plain["sources"])
+    card = model_card(gum_genres=["academic"], silver="coref_mpnet_accurate 0.4.0")
+    assert card["license"] == "CC BY-SA 3.0"  # a model that learned from Wikipedia's text
+    names = [source["name"] for source in card["sources"]]
+    assert any("Wikipedia" in n for n in names) and any("chit-chat" in n for n in names)
+    assert "Teacher: coref_mpnet_accurate 0.4.0" in names
+    assert all(s["license"] and s["citation"] for s in card["sources"])
+    assert "Wikipedia text (CC BY-SA 3.0)" in card["license_notes"]
+    assert "Teacher: coref_mpnet_accurate 0.4.0" in card["notes"]  # LICENSES.md lists it
+    assert validate(ModelMetaSchema, {**SPACY_META, **card}) == []

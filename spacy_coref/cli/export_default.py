@@ -44,6 +44,7 @@ def export_default_cli(
     name: Optional[str] = typer.Option(None, "--name", help=f"The card's model name (default by --kind: {', '.join(NAMES.values())})"),
     version: Optional[str] = typer.Option(None, "--version", help="The card's model version (default: the spacy-coref version)"),
     pronoun_problems: bool = typer.Option(False, "--pronoun-problems", help="The model was trained on the pronoun problems of make-corpus (WinoGrande, WSC, PDP, BUG): the card lists them as sources"),
+    silver: Optional[str] = typer.Option(None, "--silver", help="The teacher whose labels of modern text (distill-label) the model learned from, e.g. 'coref_mpnet_accurate 0.4.0': the card lists the texts and the teacher as sources"),
     kind: str = typer.Option("default", "--kind", help="The shipped pipeline the card describes: default, fast or accurate (all-mpnet-base-v2)"),
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on, for the card (repeat the option; default: those make-corpus keeps)"),
     # fmt: on
@@ -60,7 +61,7 @@ def export_default_cli(
         fail_one_line(Errors.CE395.format(value=candidates, options=", ".join(SPAN_SOURCES)))
     meta_card = None
     if card or card_metrics is not None or name is not None or version is not None or (
-        pronoun_problems
+        pronoun_problems or silver
     ):
         try:  # before the export: a missing metrics file leaves the output as it was
             meta_card = model_card(
@@ -71,6 +72,7 @@ def export_default_cli(
                 gum_genres=genres or None,
                 kind=kind,
                 pronoun_problems=pronoun_problems,
+                silver=silver,
             )
         except ValueError as e:
             fail_one_line(str(e))

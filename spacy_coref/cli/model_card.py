@@ -22,6 +22,7 @@ def model_card_cli(
     genres: Optional[List[str]] = typer.Option(None, "--genre", help="A GUM genre trained on (repeat the option; default: those make-corpus keeps)"),
     kind: str = typer.Option("default", "--kind", help="The shipped pipeline described: default, fast or accurate (all-mpnet-base-v2)"),
     pronoun_problems: bool = typer.Option(False, "--pronoun-problems", help="The model was trained on the pronoun problems of make-corpus (WinoGrande, WSC, PDP, BUG): the card lists them as sources"),
+    silver: Optional[str] = typer.Option(None, "--silver", help="The teacher whose labels of modern text (distill-label) the model learned from, e.g. 'coref_mpnet_accurate 0.4.0': the card lists the texts and the teacher as sources"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the merged meta here (for spacy package --meta-path) instead of MODEL_DIR/meta.json"),
     # fmt: on
 ) -> None:
@@ -35,6 +36,7 @@ def model_card_cli(
             gum_genres=genres or None,
             kind=kind,
             pronoun_problems=pronoun_problems,
+            silver=silver,
         )
         path = write_model_card(model_dir, card, output=output)
     except ValueError as e:
