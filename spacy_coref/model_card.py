@@ -404,11 +404,12 @@ def silver_sources(teacher: str) -> List[Dict[str, str]]:
     on ../shared/data/modern), as card sources: the texts and the teacher."""
     role = f"silver training data: the texts, labelled by the teacher ({teacher})"
     return [
-        {"name": "English Wikipedia (chunks of ../shared/data/modern)",
+        {"name": "English Wikipedia (article chunks)",
          "url": "https://en.wikipedia.org", "license": "CC BY-SA 3.0",
          "citation": CITATIONS["wikipedia"], "role": role},
         {"name": "BYU PCC chit-chat conversations",
-         "url": "https://pypi.org/project/chitchat-dataset/", "license": "MIT", "citation": CITATIONS["chitchat"], "role": role},
+         "url": "https://pypi.org/project/chitchat-dataset/", "license": "MIT",
+         "citation": CITATIONS["chitchat"], "role": role},
         {"name": f"Teacher: {teacher}", "url": "spacy_coref/accurate_model (in this package)",
          "license": "CC BY-SA 3.0 (weights), Apache-2.0 (its encoder)",
          "citation": CITATIONS["fcoref"],
