@@ -33,6 +33,7 @@ from ..linguistics.transcripts import mark_transcript_speakers
 from ..ml.candidates import SPAN_SOURCES
 from ..ml.s2e_coref import CorefScores, ensure_head
 from ..training.losses import antecedent_loss, mention_loss, soft_antecedent_loss
+from ..training.option_heads import match_option_heads
 from ..training.silver import get_antecedent_targets
 from ..types import MentionOffset
 from .constraints import DEFAULT_CONSTRAINTS, check_constraints, check_null_scores_by_form
@@ -338,6 +339,10 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
         for eg, doc_scores in zip(examples, scores):
             cluster_of, labelled = gold_annotation(eg)
             self._warn_unaligned(eg, cluster_of)
+            mention_labelled = labelled
+            matched = match_option_heads(eg, cluster_of, labelled, doc_scores.candidates)
+            if matched is not None:  # a pronoun problem: its options named by their heads
+                cluster_of, labelled, mention_labelled = matched
             loss, d_pairs = antecedent_loss(doc_scores, cluster_of, labelled)
             targets = get_antecedent_targets(eg.reference) if soft else None
             if targets is not None:
@@ -346,7 +351,7 @@ class CorefCluster(PrecisionSetting, TrainablePipe):
                 d_pairs = (1.0 - soft) * d_pairs + soft * d_soft
             d_mentions = numpy.zeros(len(doc_scores.mention_scores), dtype="float32")
             if weight:
-                m_loss, d_mentions = mention_loss(doc_scores, set(cluster_of), labelled)
+                m_loss, d_mentions = mention_loss(doc_scores, set(cluster_of), mention_labelled)
                 loss += weight * m_loss
                 d_mentions = weight * d_mentions
             total += loss
