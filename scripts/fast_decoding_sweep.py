@@ -11,13 +11,14 @@ import sys
 import time
 
 from spacy_coref.formats import read_docs
+from spacy_coref.ml.s2e_coref import head_module
 from spacy_coref.training.evaluation import evaluate_docs, load_coref_nlp
 
 
 def main(settings, model="fast"):
     nlp = load_coref_nlp(model)
     model = nlp.get_pipe("coref").inner.get_pipe("coref_cluster").model
-    head = model.get_ref("head").shims[0]._model  # built from the config: set it in place
+    head = head_module(model)  # built from the config: set it in place
     dev = {name: read_docs(f"corpus/dev/{name}.spacy") for name in ("litbank", "gum")}
     gap = read_docs("corpus/gap-dev/gap.spacy")
     texts = [doc.text for doc in dev["gum"]]

@@ -26,6 +26,7 @@ from pathlib import Path
 import spacy
 import torch
 
+from spacy_coref.ml.s2e_coref import head_module
 from spacy_coref.pipeline.coref import ENCODER_WEIGHTS_MARKER, save_coref_pipeline
 from spacy_coref.training.evaluation import load_coref_nlp
 
@@ -54,7 +55,7 @@ def give_weights(nlp, trained, head_state):
     with torch.no_grad():
         for key, value in trained.items():
             state[key].copy_(value.to(state[key].dtype))
-    head = nlp.get_pipe("coref_cluster").model.get_ref("head").shims[0]._model
+    head = head_module(nlp.get_pipe("coref_cluster").model)
     head.load_state_dict(head_state)
     return state
 
@@ -79,7 +80,7 @@ def main(argv=None):
         # before the base is saved: `out` may be `base`, and the weights are read from memory
         other = spacy.load(args.pipeline)
         other.get_pipe("transformer").model.transformer.load_state_dict(state)
-        other_head = other.get_pipe("coref_cluster").model.get_ref("head").shims[0]._model
+        other_head = head_module(other.get_pipe("coref_cluster").model)
         other_head.load_state_dict(saved["state"])
         other.to_disk(args.pipeline_out)
         print(f"{args.pipeline_out}: {args.pipeline} with the same weights")

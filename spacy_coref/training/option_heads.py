@@ -14,6 +14,7 @@ from spacy.training import Example
 
 from ..annotations import GOLD_MENTIONS_KEY
 from ..formats.gap import PRONOUN
+from ..scoring.gap import matches_name
 from ..scoring.pronoun_problems import is_pronoun_problem_doc
 from ..types import MentionOffset
 
@@ -50,14 +51,8 @@ def match_option_heads(
     for option in options:
         others = [pronoun] + [o for o in options if o != option]
         for span in spans:
-            if span == option or (
-                span[1] == option[1] and not any(_overlap(span, o) for o in others)
-            ):
+            if matches_name(span, option, others):
                 labelled.add(span)
                 if option in cluster_of:
                     cluster_of.setdefault(span, cluster_of[option])
     return cluster_of, labelled, {pronoun}
-
-
-def _overlap(a: MentionOffset, b: MentionOffset) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
