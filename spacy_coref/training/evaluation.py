@@ -1,8 +1,9 @@
 """Evaluate a coreference pipeline on gold documents: CoNLL metrics for fully annotated docs
-(with and without singletons), GAP metrics for GAP docs (three labelled spans) with detected
+(with and without singletons), GAP metrics for GAP examples (three labelled spans) with detected
 mentions and with the labelled spans as the only candidates, and the accuracy on the pronoun
-problems among them (WinoGrande, WSC, PDP) in both settings; on request, CoNLL metrics with the
-gold mentions as the only candidates (how much the candidate mentions cost)."""
+problems (WinoGrande, WSC, PDP; BUG's one-candidate ones skipped and counted) in both settings;
+on request, CoNLL metrics with the gold mentions as the only candidates (how much the candidate
+mentions cost)."""
 import time
 from contextlib import contextmanager
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -33,7 +34,7 @@ from ..scoring.gap import (
     pronoun_gender,
 )
 from ..scoring.metrics import CorefEvaluator
-from ..scoring.pronoun_problems import pronoun_problem_accuracy
+from ..scoring.pronoun_problems import is_pronoun_problem_doc, pronoun_problem_accuracy
 from ..types import CorefScores
 from ..util import bare_copy
 
@@ -154,13 +155,17 @@ def evaluate_docs(
         `mixed_gender_clusters`), "n_docs", "n_words", "words_per_second", "seconds",
         "keep_singletons".
     """
-    gap_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
+    # labelled docs: GAP examples and pronoun problems, run alike; GAP F1 scores only the
+    # examples (a BUG problem has no B to score), the accuracy only the problems
+    labelled_refs = [ref for ref in references if GOLD_MENTIONS_KEY in ref.spans]
     conll_refs = [ref for ref in references if GOLD_MENTIONS_KEY not in ref.spans]
+    is_gap = [not is_pronoun_problem_doc(ref) for ref in labelled_refs]
+    gap_refs = _where(labelled_refs, is_gap)
     start = time.perf_counter()
     copies = (bare_copy(ref, nlp.vocab) for ref in conll_refs)
     conll_preds = list(nlp.pipe(copies, batch_size=batch_size))
-    copies = (bare_copy(ref, nlp.vocab) for ref in gap_refs)
-    gap_preds = list(nlp.pipe(copies, batch_size=batch_size))
+    copies = (bare_copy(ref, nlp.vocab) for ref in labelled_refs)
+    labelled_preds = list(nlp.pipe(copies, batch_size=batch_size))
     seconds = time.perf_counter() - start
     has_singletons = any(len(c) == 1 for ref in conll_refs for c in get_clusters(ref))
     result: Dict[str, Any] = {
@@ -168,10 +173,9 @@ def evaluate_docs(
         "conll_singletons": None,
         "conll_without_singletons": None,
         "conll_oracle_mentions": None,
-        "gap": _gap_scores(gap_refs, gap_preds) if gap_refs else None,
+        "gap": _gap_scores(gap_refs, _where(labelled_preds, is_gap)) if gap_refs else None,
         "gap_gold_mentions": None,
-        # the GAP run's predictions, matched to the references in the same way
-        "pronoun_problems": pronoun_problem_accuracy(gap_preds, gap_refs),
+        "pronoun_problems": pronoun_problem_accuracy(labelled_preds, labelled_refs),
         "pronoun_problems_gold_mentions": None,
     }
     if has_singletons:  # the setting "conll" has is scored once
@@ -185,12 +189,13 @@ def evaluate_docs(
             docs = (_with_all_gold_mentions(ref, nlp.vocab) for ref in conll_refs)
             given = list(nlp.pipe(docs, batch_size=batch_size))
         result["conll_oracle_mentions"] = _conll_scores(conll_refs, given, keep_singletons)
-    if gap_refs and gold_mentions and takes_mentions:
+    if labelled_refs and gold_mentions and takes_mentions:
         with given_mentions(nlp, GIVEN_MENTIONS_KEY):
-            docs = (_with_given_mentions(ref, nlp.vocab) for ref in gap_refs)
+            docs = (_with_given_mentions(ref, nlp.vocab) for ref in labelled_refs)
             given = list(nlp.pipe(docs, batch_size=batch_size))
-        result["gap_gold_mentions"] = _gap_scores(gap_refs, given)
-        result["pronoun_problems_gold_mentions"] = pronoun_problem_accuracy(given, gap_refs)
+        if gap_refs:
+            result["gap_gold_mentions"] = _gap_scores(gap_refs, _where(given, is_gap))
+        result["pronoun_problems_gold_mentions"] = pronoun_problem_accuracy(given, labelled_refs)
     n_words = sum(len(doc) for doc in references)
     result.update(
         {
@@ -204,6 +209,10 @@ def evaluate_docs(
         }
     )
     return result
+
+
+def _where(docs: List[Doc], keep: List[bool]) -> List[Doc]:
+    return [doc for doc, k in zip(docs, keep) if k]
 
 
 def _conll_scores(refs: List[Doc], preds: List[Doc], keep_singletons: bool) -> Dict[str, Any]:

@@ -219,10 +219,27 @@ def test_evaluate_docs_scores_both_settings(nlp, problem_docs, shared_data):
     assert result["pronoun_problems"] == pronoun_problem_accuracy(preds, problem_docs)
     assert result["pronoun_problems"]["total"] == len(PROBLEMS)
     assert any(get_clusters(doc) for doc in preds)
-    # GAP's scores still count every GAP-like doc
-    counts = result["gap_gold_mentions"]["overall"]
-    assert sum(counts[k] for k in ("tp", "fp", "tn", "fn")) == 2 * (3 + len(PROBLEMS))
+    # GAP F1 counts the GAP examples only (two decisions each), as `compare` does
+    for setting in ("gap", "gap_gold_mentions"):
+        counts = result[setting]["overall"]
+        assert sum(counts[k] for k in ("tp", "fp", "tn", "fn")) == 2 * 3
     assert json.loads(json.dumps(result))["pronoun_problems_gold_mentions"] == given
+
+
+def test_one_candidate_problems_are_skipped_not_an_error(nlp, shared_data):
+    """BUG's problems (a PRONOUN and one A) among GAP examples: GAP F1 scores the examples,
+    the accuracy skips the problems and counts them (GAP's scorer raised CE061 on them)."""
+    gap_docs = read_docs(shared_data / "gap" / "gap-validation.tsv", vocab=nlp.vocab)[:2]
+    bug = problem(roles={"PRONOUN": PRONOUN, "A": VASE}, kind="bug")
+    other_bug = problem(roles={"PRONOUN": PRONOUN, "A": BOX}, kind="bug")
+    result = evaluate_docs(nlp, gap_docs + [bug, other_bug])
+    counts = result["gap"]["overall"]
+    assert sum(counts[k] for k in ("tp", "fp", "tn", "fn")) == 2 * 2
+    assert result["pronoun_problems"] is None  # no problem with two candidates to score
+    winogrande = problem()
+    result = evaluate_docs(nlp, [bug, winogrande])
+    assert result["gap"] is None and result["gap_gold_mentions"] is None
+    assert (result["pronoun_problems"]["total"], result["pronoun_problems"]["skipped"]) == (1, 1)
 
 
 def test_no_pronoun_problems_no_accuracy(nlp, problem_docs, shared_data):
