@@ -551,7 +551,7 @@ def _scatter_into(
                     merged[key] = _zeros_like_full(value, n_rows, n_cols)
                 # rows past the index, columns past the longest segment
                 value = value[:n_index, :n_cols] if value.dim() == 3 else value[:n_index]
-                merged[key][index, : value.shape[1]] = value.to(merged[key].dtype)
+                _put_rows(merged[key], index, value)
             elif isinstance(value, tuple) and all(
                 isinstance(t, torch.Tensor) and t.dim() == 3 for t in value
             ):
@@ -559,8 +559,21 @@ def _scatter_into(
                 if key not in merged:
                     merged[key] = tuple(_zeros_like_full(t, n_rows, n_cols) for t in value)
                 for full, part in zip(merged[key], value):
-                    part = part[:n_index, :n_cols]
-                    full[index, : part.shape[1]] = part.to(full.dtype)
+                    _put_rows(full, index, part[:n_index, :n_cols])
+
+
+def _put_rows(full: torch.Tensor, index: torch.Tensor, part: torch.Tensor) -> None:
+    """full[index, :width] = part, in full's dtype. On the CPU through numpy, which copies on
+    this thread: torch splits a copy over the calling thread's OpenMP threads, and while the
+    encoder's worker threads hold the cores each copy waited on them (on 2 cores, 5.8 ms a
+    call, where numpy's copies took 1.7: BENCHMARKS.md, the Xeon with AMX on 2026-12-07)."""
+    part = part.to(full.dtype)
+    if full.device.type == "cpu" and part.dtype != torch.bfloat16:
+        target, source, width = full.numpy(), part.numpy(), part.shape[1]
+        for row, i in enumerate(index.tolist()):  # a basic slice a row: a plain memory copy
+            target[i, :width] = source[row]
+    else:
+        full[index, : part.shape[1]] = part
 
 
 def _zeros_like_full(sample: torch.Tensor, n_rows: int, n_cols: int) -> torch.Tensor:

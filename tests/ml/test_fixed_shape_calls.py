@@ -161,3 +161,25 @@ def test_an_error_in_a_call_reaches_the_caller_and_leaves_no_worker():
 def test_a_call_without_rows_is_refused():
     with pytest.raises(ValueError, match="CE247"):
         build_segment_transformer("unused", lambda docs: docs, invariant_call_rows=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64])
+def test_rows_are_put_as_torch_puts_them(dtype):
+    """The scatter of a call's rows into the full output (numpy row copies on the CPU) writes
+    what torch's indexed assignment writes: rows in any order, a part narrower than the full
+    width, a strided part, and a bf16 part into a float32 output."""
+    from spacy_coref.ml.segment_transformer import _put_rows
+
+    generator = torch.Generator().manual_seed(0)
+    full_dtype = torch.float32 if dtype.is_floating_point else dtype
+    source = (torch.randn(5, 9, 4, generator=generator) * 100).to(dtype)
+    part = source[1:4, 2:8]  # [3, 6, 4], not contiguous
+    index = torch.tensor([4, 0, 2])
+    ours = torch.zeros((6, 7, 4), dtype=full_dtype)
+    _put_rows(ours, index, part)
+    expected = torch.zeros((6, 7, 4), dtype=full_dtype)
+    expected[index, : part.shape[1]] = part.to(full_dtype)
+    assert torch.equal(ours, expected) and ours[index, :6].abs().sum() > 0
+    pooled = torch.zeros((6, 4), dtype=full_dtype)
+    _put_rows(pooled, index, source[:3, 0])  # [rows, hidden] outputs
+    assert torch.equal(pooled[index], source[:3, 0].to(full_dtype))
