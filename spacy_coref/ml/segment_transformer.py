@@ -567,7 +567,8 @@ def _put_rows(full: torch.Tensor, index: torch.Tensor, part: torch.Tensor) -> No
     this thread: torch splits a copy over the calling thread's OpenMP threads, and while the
     encoder's worker threads hold the cores each copy waited on them (on 2 cores, 5.8 ms a
     call, where numpy's copies took 1.7: BENCHMARKS.md, the Xeon with AMX on 2026-12-07)."""
-    part = part.to(full.dtype)  # float32 or an integer type (`_zeros_like_full`): numpy has both
+    # float32 or an integer type (`_zeros_like_full`): numpy has both; detached, as numpy needs
+    part = part.detach().to(full.dtype)
     if full.device.type == "cpu":
         target, source, width = full.numpy(), part.numpy(), part.shape[1]
         for row, i in enumerate(index.tolist()):  # a basic slice a row: a plain memory copy

@@ -183,3 +183,7 @@ def test_rows_are_put_as_torch_puts_them(dtype):
     pooled = torch.zeros((6, 4), dtype=full_dtype)
     _put_rows(pooled, index, source[:3, 0])  # [rows, hidden] outputs
     assert torch.equal(pooled[index], source[:3, 0].to(full_dtype))
+    if dtype.is_floating_point:  # a part that keeps its gradient, outside no_grad
+        trained = torch.zeros((6, 4), dtype=full_dtype)
+        _put_rows(trained, index, source[:3, 0].float().requires_grad_())
+        assert torch.equal(trained, pooled) and not trained.requires_grad
